@@ -1,0 +1,22 @@
+import { argv, exit, stderr } from 'node:process';
+
+/** `rampart <command> ...`: each command lives in its own file under commands/. */
+const commands: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }> = {
+  start: { summary: 'run the whole product on this machine', load: () => import('./commands/start.ts') },
+  licence: { summary: 'licence issue --days N --transfers N  (vendor: issue a licence code)', load: () => import('./commands/licence.ts') },
+  admin: { summary: 'admin reset-password  (print a new admin password once)', load: () => import('./commands/admin.ts') },
+};
+
+function usage(): string {
+  return ['usage: rampart <command>', ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`)].join('\n') + '\n';
+}
+
+const [name, ...rest] = argv.slice(2);
+const command = name ? commands[name] : undefined;
+if (!command) {
+  stderr.write(usage());
+  exit(name ? 2 : 0);
+} else {
+  const mod = await command.load();
+  exit(await mod.run(rest));
+}

@@ -1,0 +1,13 @@
+export * from './permissions.ts';
+export * from './modules.ts';
+export * from './routes.ts';
+export * from './validators.ts';
+export * from './envelope.ts';
+export * from './i18n.ts';
+export * from './messages.ts';
+export * from './host.ts';
+export * from './agent.ts';
+export * from './ws.ts';
+export * from './api.ts';
+export const productName = 'Rampart';
+export const productVersion = '0.1.0';
