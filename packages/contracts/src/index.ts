@@ -11,3 +11,4 @@ export * from './ws.ts';
 export * from './api.ts';
 export const productName = 'Rampart';
 export const productVersion = '0.1.0';
+export * from './licence.ts';
