@@ -1,0 +1,121 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyWebsocket from '@fastify/websocket';
+import fastifyStatic from '@fastify/static';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentPort, ConsoleContext } from './context.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { LicenceClient } from './services/licence-client.ts';
+import { deviceId as machineDeviceId } from './services/device-id.ts';
+import { hostFacts } from './services/host-facts.ts';
+import { startModuleReconciler } from './services/module-reconciler.ts';
+import { Hub } from './ws/hub.ts';
+import { registerWebsocket } from './ws/route.ts';
+import { startRatesFeed } from './ws/rates-feed.ts';
+import { installAccessHook, type DeclaredRoute } from './http/access-hook.ts';
+import { installErrorHandlers } from './http/errors.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
+import { authRoutes } from './routes/auth.ts';
+import { registerRoutes } from './routes/register.ts';
+import { infoRoutes } from './routes/info.ts';
+import { homeRoutes } from './routes/home.ts';
+import { noticeRoutes } from './routes/notice.ts';
+
+export interface ConsoleOptions {
+  /** SQLite file of the panel database (or an open database). */
+  db: string | Db;
+  agent: AgentPort;
+  licenceUrl: string;
+  /** The built web app; when missing, `/` explains how to build it. */
+  webDir?: string;
+  deviceId?: () => string;
+  now?: () => number;
+  logger?: boolean;
+  /** Periodic jobs (module reconcile); tests turn them off to stay deterministic. */
+  background?: boolean;
+}
+
+export interface Console {
+  app: FastifyInstance;
+  ctx: ConsoleContext;
+  /** Every guarded route with the access it declares (the permission walk reads it). */
+  routes: readonly DeclaredRoute[];
+  close(): Promise<void>;
+}
+
+const repoRoot = join(import.meta.dirname, '../../..');
+
+export async function buildConsole(options: ConsoleOptions): Promise<Console> {
+  const db = typeof options.db === 'string' ? openDatabase(options.db) : options.db;
+  const ctx: ConsoleContext = {
+    db,
+    agent: options.agent,
+    licence: new LicenceClient(options.licenceUrl),
+    hub: new Hub(),
+    deviceId: options.deviceId ?? (() => machineDeviceId()),
+    now: options.now ?? Date.now,
+  };
+
+  const app = Fastify({
+    logger: options.logger ? { level: 'info', redact: ['req.headers.authorization', 'req.headers["sec-websocket-protocol"]'] } : false,
+    bodyLimit: 64 * 1024,
+    // Fastify's own JSON parser refuses __proto__ keys; keep it that way.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('user', null);
+  app.decorateRequest('lang', 'zh-CN');
+  installSecurityHeaders(app);
+  installErrorHandlers(app);
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+
+  const host = hostFacts(ctx.agent, ctx.now);
+  const routes: DeclaredRoute[] = [];
+  // Everything below this context is guarded: each route declares its access, one hook enforces it.
+  await app.register(async (guarded) => {
+    installAccessHook(guarded, ctx, routes);
+    await guarded.register(async (api) => {
+      await api.register(authRoutes(ctx));
+      await api.register(registerRoutes(ctx));
+      await api.register(infoRoutes(ctx, host));
+      await api.register(homeRoutes(ctx, host));
+      await api.register(noticeRoutes(ctx));
+    }, { prefix: '/magapi' });
+    registerWebsocket(guarded, ctx);
+  });
+
+  registerStatic(app, options.webDir ?? join(repoRoot, 'apps/web/dist'));
+
+  const stops: (() => void)[] = [startRatesFeed(ctx.hub, ctx.agent)];
+  if (options.background !== false) stops.push(startModuleReconciler(ctx));
+  app.addHook('onClose', async () => {
+    for (const stop of stops) stop();
+  });
+
+  return {
+    app,
+    ctx,
+    routes,
+    close: async () => {
+      await app.close();
+      if (typeof options.db === 'string') db.close();
+    },
+  };
+}
+
+function registerStatic(app: FastifyInstance, webDir: string): void {
+  const readme = join(repoRoot, 'README.md');
+  app.get('/help', async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send(existsSync(readme) ? readFileSync(readme, 'utf8') : 'Rampart'));
+  if (existsSync(join(webDir, 'index.html'))) {
+    void app.register(fastifyStatic, { root: webDir, index: 'index.html', wildcard: true, maxAge: 0 });
+  } else {
+    app.get('/', async (_request, reply) =>
+      reply.type('text/plain; charset=utf-8').send('The web console is not built: run `npm run build:web` (npm start does it for you).\n'));
+  }
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { Db } from './database.ts';
+
+/**
+ * Settings this build reads, each with its schema and default. A stored value that no longer
+ * parses falls back to the default rather than breaking the console.
+ */
+export const settingDefs = {
+  server_alias: { schema: z.string().max(64), default: '' as string },
+  /** Minutes; 0 = sessions never expire. */
+  session_timeout: { schema: z.number().int().min(0).max(525600), default: 120 as number },
+  /** Failed sign-ins per IP per day before lock-out; 0 = no limit. */
+  login_error_count: { schema: z.number().int().min(0).max(1000), default: 5 as number },
+  login_check_mode: { schema: z.enum(['off', 'loose', 'strict']), default: 'off' as 'off' | 'loose' | 'strict' },
+  /** Protection: on; temporarily off until `until` (ms); permanently off. */
+  protection: {
+    schema: z.object({ mode: z.enum(['on', 'temp_off', 'off']), until: z.number().nullable() }),
+    default: { mode: 'on', until: null } as { mode: 'on' | 'temp_off' | 'off'; until: number | null },
+  },
+  /** Help link in the header; the console serves its own manual at /help. */
+  help_url: { schema: z.string().max(512), default: '/help' as string },
+} as const;
+
+export type SettingKey = keyof typeof settingDefs;
+export type SettingValue<K extends SettingKey> = (typeof settingDefs)[K]['default'];
+
+export function getSetting<K extends SettingKey>(db: Db, key: K): SettingValue<K> {
+  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+  const def = settingDefs[key];
+  if (!row) return def.default;
+  try {
+    const parsed = def.schema.safeParse(JSON.parse(row.value));
+    return (parsed.success ? parsed.data : def.default) as SettingValue<K>;
+  } catch {
+    return def.default;
+  }
+}
+
+export function setSetting<K extends SettingKey>(db: Db, key: K, value: SettingValue<K>): void {
+  settingDefs[key].schema.parse(value);
+  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+    .run(key, JSON.stringify(value));
+}

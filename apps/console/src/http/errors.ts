@@ -1,0 +1,31 @@
+import { isMessageKey, type MessageKey } from '@rampart/contracts';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { refuse } from './reply.ts';
+import { requestLanguage } from './language.ts';
+
+/**
+ * Every failure leaves as an envelope in the caller's language: bad input is a 400 naming the
+ * broken rule, never a 500; only a real fault is a 500, and it is logged.
+ */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    request.lang ??= requestLanguage(request);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0]?.message ?? '';
+      const key: MessageKey = isMessageKey(first) ? first : 'bad_request';
+      return refuse(reply, 400, key);
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) return refuse(reply, 413, 'body_too_large');
+    if (status === 429) return refuse(reply, 429, 'rate_limited');
+    if (status >= 400 && status < 500) return refuse(reply, 400, 'bad_request');
+    request.log.error({ err: error }, 'request failed');
+    return refuse(reply, 500, 'internal_error');
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    request.lang = requestLanguage(request);
+    return refuse(reply, 404, 'not_found');
+  });
+}

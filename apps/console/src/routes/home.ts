@@ -1,0 +1,77 @@
+import {
+  basicModules, moduleSwitchBodySchema, productVersion, restartQuerySchema, type HomeIndex, type ModuleKey,
+  type ModuleSwitchBody,
+} from '@rampart/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import type { ConsoleContext } from '../context.ts';
+import { perm } from '../http/access.ts';
+import { failure, ok, warning } from '../http/reply.ts';
+import { getModuleFlags, setModuleFlags } from '../db/modules.ts';
+import { getRegistration } from '../db/registration.ts';
+import type { HostFacts } from '../services/host-facts.ts';
+import { protectionStatus } from '../services/protection.ts';
+
+function switchedModules(body: ModuleSwitchBody): readonly ModuleKey[] {
+  return body.module === 'basic' ? basicModules : [body.module];
+}
+
+export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginAsyncZod => async (app) => {
+  app.get('/home/index', { config: { access: perm('home', 'get') } }, async (request) => {
+    const [facts, rates] = await Promise.all([host(true), ctx.agent.call('host.rates', {}).catch(() => null)]);
+    const index: HomeIndex = {
+      protection: protectionStatus(ctx.db, ctx.now()),
+      version: productVersion,
+      expires_at: getRegistration(ctx.db)?.expires_at ?? null,
+      virlib_version: null,
+      host: facts,
+      rates,
+      modules: getModuleFlags(ctx.db),
+      agent: facts ? 'connected' : 'unreachable',
+    };
+    return ok(request, index);
+  });
+
+  app.get('/home/performance', { config: { access: perm('home', 'get') } }, async (request) =>
+    ok(request, await ctx.agent.call('host.rates', {}).catch(() => null)));
+
+  app.post(
+    '/module_switch',
+    {
+      config: {
+        // Switching needs the key of every module it touches, with enable or disable.
+        access: {
+          kind: 'permissions',
+          resolve: (request: FastifyRequest) => {
+            const body = request.body as ModuleSwitchBody;
+            return switchedModules(body).map((key) => ({ key, action: body.status === 1 ? 'enable' : 'disable' }));
+          },
+        },
+      },
+      schema: { body: moduleSwitchBodySchema },
+    },
+    async (request) => {
+      const modules = switchedModules(request.body);
+      const status = request.body.status;
+      // Desired state first: it holds even if the agent is away, and is pushed when it returns.
+      setModuleFlags(ctx.db, modules, status);
+      const flags = getModuleFlags(ctx.db);
+      try {
+        await ctx.agent.call('module.switch', { modules: [...modules], status });
+      } catch {
+        return warning(request, 'module_saved_agent_down', flags);
+      }
+      return ok(request, flags, status === 1 ? 'module_switched_on' : 'module_switched_off');
+    },
+  );
+
+  app.post('/restart', { config: { access: perm('home', 'edit') }, schema: { querystring: restartQuerySchema } }, async (request) => {
+    const server = request.query.t === '2';
+    try {
+      await ctx.agent.call(server ? 'server.reboot' : 'software.restart', {});
+    } catch {
+      return failure(request, 'agent_unreachable');
+    }
+    return ok(request, undefined, server ? 'restart_server' : 'restart_software');
+  });
+};
