@@ -121,3 +121,9 @@ export const homeIndexSchema = z.object({
 export type HomeIndex = z.infer<typeof homeIndexSchema>;
 
 export const unreadSchema = z.object({ unread: z.number().int() });
+
+/**
+ * POSTs that carry no data (logout, restart, refresh) take no body at all; any body is refused.
+ * (Fastify hands an absent body to the validator as null, so null stands for "no body".)
+ */
+export const emptyBodySchema = z.null({ message: 'bad_request' }).or(z.undefined());

@@ -1,4 +1,4 @@
-import { loginBodySchema, setPasswordBodySchema, permissionsOf, type LoginConfig, type LoginResult } from '@rampart/contracts';
+import { emptyBodySchema, loginBodySchema, setPasswordBodySchema, permissionsOf, type LoginConfig, type LoginResult } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { publicAccess, sessionAccess } from '../http/access.ts';
@@ -59,7 +59,7 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
     },
   );
 
-  app.post('/logout', { config: { access: sessionAccess } }, async (request) => {
+  app.post('/logout', { config: { access: sessionAccess }, schema: { body: emptyBodySchema } }, async (request) => {
     const tokenHash = request.user!.tokenHash;
     deleteSession(ctx.db, tokenHash);
     ctx.hub.closeWhere((c) => c.tokenHash === tokenHash);

@@ -1,5 +1,5 @@
 import {
-  basicModules, moduleSwitchBodySchema, productVersion, restartQuerySchema, type HomeIndex, type ModuleKey,
+  basicModules, emptyBodySchema, moduleSwitchBodySchema, productVersion, restartQuerySchema, type HomeIndex, type ModuleKey,
   type ModuleSwitchBody,
 } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -65,7 +65,7 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
     },
   );
 
-  app.post('/restart', { config: { access: perm('home', 'edit') }, schema: { querystring: restartQuerySchema } }, async (request) => {
+  app.post('/restart', { config: { access: perm('home', 'edit') }, schema: { querystring: restartQuerySchema, body: emptyBodySchema } }, async (request) => {
     const server = request.query.t === '2';
     try {
       await ctx.agent.call(server ? 'server.reboot' : 'software.restart', {});

@@ -1,4 +1,4 @@
-import { registerBodySchema, type RegInfo } from '@rampart/contracts';
+import { emptyBodySchema, registerBodySchema, type RegInfo } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { perm, publicAccess } from '../http/access.ts';
@@ -44,7 +44,7 @@ export const registerRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => as
   );
 
   /** Asks the authority again: a new expiry, the relocations left, or that the code moved away. */
-  app.post('/system/reg/refresh', { config: { access: perm('system', 'edit') } }, async (request) => {
+  app.post('/system/reg/refresh', { config: { access: perm('system', 'edit') }, schema: { body: emptyBodySchema } }, async (request) => {
     const current = getRegistration(ctx.db)!;
     const answer = await ctx.licence.status({ code: current.product_key, device_id: current.device_id });
     if (!answer.ok) {

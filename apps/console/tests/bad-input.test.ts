@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { auth, startHarness, type Harness } from './support/harness.ts';
+import { hashToken } from '../src/security/tokens.ts';
+
+let h: Harness;
+let token: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const admin = await h.register();
+  token = await h.login(admin.username, admin.password);
+});
+afterAll(() => h.close());
+
+/** Every row of every table: bad input must leave all of it as it was. */
+function snapshot(): string {
+  const db = h.console.ctx.db;
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+  return JSON.stringify(tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all()]));
+}
+
+const malformedBodies: { name: string; payload: string; type?: string }[] = [
+  { name: 'broken JSON', payload: '{"username": "admin", ' },
+  { name: 'oversized', payload: JSON.stringify({ username: 'x'.repeat(200_000), password: 'y' }) },
+  { name: 'wrong content type', payload: 'username=admin&password=x', type: 'application/x-www-form-urlencoded' },
+  { name: 'binary', payload: '\u0000\u0001\u0002\uffff', type: 'application/octet-stream' },
+  { name: 'deep nesting', payload: '['.repeat(5000) + ']'.repeat(5000) },
+  { name: 'prototype pollution', payload: '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}' },
+];
+
+// (JSON null is absent: Fastify hands a missing body to validation as null, so it means "no body".)
+const wronglyTypedBodies: unknown[] = [
+  [], 'text', 42, true, {},
+  { username: ['admin'], password: { $ne: null }, remember: 'yes' },
+  { key: 123, agree: 'true', confirm_move: 'no' },
+  { module: 'firewall; rm -rf /', status: 2, way: -1 },
+  { module: ['firewall'], status: '1' },
+  { lang: 'fr-FR' },
+  { username: 'admin', old: 1, new: ['a'], confirm: null },
+  { username: 'a'.repeat(5000), password: 'b'.repeat(5000) },
+];
+
+
+function expectCleanRefusal(res: Awaited<ReturnType<Harness['app']['inject']>>, what: string) {
+  expect(res.statusCode, what).not.toBe(500);
+  expect(res.statusCode, what).toBeLessThan(500);
+  const body = res.json();
+  expect(typeof body.code, what).toBe('number');
+  expect(typeof body.msg, what).toBe('string');
+}
+
+describe('bad input on every route', () => {
+  it('refuses malformed and wrongly typed bodies with a clear 4xx and writes nothing', async () => {
+    const before = snapshot();
+    const routes = h.console.routes.filter((r) => r.method === 'POST');
+    expect(routes.length).toBeGreaterThan(6);
+    for (const route of routes) {
+      for (const b of malformedBodies) {
+        const res = await h.app.inject({
+          method: 'POST', url: route.url, payload: b.payload,
+          headers: { ...auth(token), 'content-type': b.type ?? 'application/json', 'accept-language': 'en-US' },
+        });
+        expectCleanRefusal(res, `${route.url} ${b.name}`);
+        expect(res.statusCode, `${route.url} ${b.name}`).toBeGreaterThanOrEqual(400);
+        expect(res.json().msg).not.toBe('');
+      }
+      for (const payload of wronglyTypedBodies) {
+        const res = await h.app.inject({ method: 'POST', url: route.url, payload: payload as InjectOptions['payload'], headers: auth(token) });
+        expectCleanRefusal(res, `${route.url} ${JSON.stringify(payload)}`);
+        expect(res.json().code, `${route.url} ${JSON.stringify(payload)}`).not.toBe(0);
+      }
+    }
+    expect(snapshot()).toBe(before);
+    // The process is fine afterwards.
+    expect((await h.app.inject({ url: '/magapi/info', headers: auth(token) })).statusCode).toBe(200);
+  });
+
+  it('refuses junk queries', async () => {
+    const before = snapshot();
+    for (const url of ['/magapi/restart?t=3', '/magapi/restart?t=1&t=2', '/magapi/restart', '/magapi/info?t=<script>', '/magapi/info?x=1']) {
+      const res = await h.app.inject({ method: url.includes('restart') ? 'POST' : 'GET', url, headers: auth(token) });
+      expectCleanRefusal(res, url);
+      expect(res.statusCode, url).toBe(400);
+    }
+    expect(h.executed).toEqual([]);
+    expect(snapshot()).toBe(before);
+  });
+
+  it('answers 401 to bad, oversized and expired tokens on every signed-in route', async () => {
+    const expired = 'E'.repeat(43);
+    h.console.ctx.db.prepare('INSERT INTO sessions (token_hash, user_id, created_at, seen_at, expires_at, ip) VALUES (?, 1, 0, 0, 1, ?)')
+      .run(hashToken(expired), '127.0.0.1');
+    const before = snapshot();
+    const bad = ['Bearer ', 'Bearer garbage', `Bearer ${'x'.repeat(10_000)}`, 'Basic YWRtaW46YWRtaW4=', `Bearer ${token}x`, `Bearer ${expired}`, token];
+    for (const route of h.console.routes) {
+      if (route.access.kind === 'public' || route.url === '/ws') continue;
+      for (const authorization of bad) {
+        const res = await h.app.inject({ method: route.method as 'GET', url: route.url, headers: { authorization } });
+        expect(res.statusCode, `${route.url} ${authorization.slice(0, 20)}`).toBe(401);
+      }
+    }
+    // The expired session was swept when it was presented; nothing else changed.
+    const after = JSON.parse(snapshot()) as [string, unknown[]][];
+    const sessionsAfter = after.find(([t]) => t === 'sessions')![1];
+    expect(sessionsAfter).toHaveLength((JSON.parse(before) as [string, unknown[]][]).find(([t]) => t === 'sessions')![1].length - 1);
+  });
+
+  it('answers unknown API paths with a localized 404 envelope', async () => {
+    const res = await h.app.inject({ url: '/magapi/nope', headers: { 'accept-language': 'en-US' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 2, msg: 'No such API' });
+  });
+});

@@ -1,0 +1,113 @@
+import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { basicModules, homeIndexSchema } from '@rampart/contracts';
+import { auth, startHarness, type Harness } from './support/harness.ts';
+import { reconcileModules } from '../src/services/module-reconciler.ts';
+import { setSetting } from '../src/db/settings.ts';
+
+let h: Harness;
+let token: string;
+const en = { 'accept-language': 'en-US' };
+
+beforeEach(async () => {
+  h = await startHarness();
+  const admin = await h.register();
+  token = await h.login(admin.username, admin.password);
+});
+afterEach(() => h.close());
+
+describe('home page figures come from the agent over its socket', () => {
+  it('reports this machine', async () => {
+    const res = await h.app.inject({ url: '/magapi/home/index', headers: auth(token) });
+    const data = homeIndexSchema.parse(res.json().data);
+    expect(data.agent).toBe('connected');
+    expect(data.host!.cores).toBe(availableParallelism());
+    const memTotalKb = Number(/MemTotal:\s+(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))![1]);
+    expect(data.host!.memory.total).toBe(memTotalKb * 1024);
+    expect(data.host!.disks.some((d) => d.mount === '/')).toBe(true);
+    expect(data.rates!.rx).toBeGreaterThanOrEqual(0);
+    expect(data.protection).toEqual({ mode: 'on', minutes_left: null });
+    expect(data.expires_at).toBeGreaterThan(Date.now());
+    expect(data.virlib_version).toBeNull();
+  });
+
+  it('shows a temporary disable with the minutes left, and protection back on when the time is up', async () => {
+    setSetting(h.console.ctx.db, 'protection', { mode: 'temp_off', until: h.clock.now + 90 * 60_000 });
+    const during = (await h.app.inject({ url: '/magapi/home/index', headers: auth(token) })).json().data;
+    expect(during.protection).toEqual({ mode: 'temp_off', minutes_left: 90 });
+    h.clock.now += 91 * 60_000;
+    const after = (await h.app.inject({ url: '/magapi/home/index', headers: auth(token) })).json().data;
+    expect(after.protection).toEqual({ mode: 'on', minutes_left: null });
+  });
+
+  it('says the agent is unreachable rather than inventing figures', async () => {
+    await h.agent!.close();
+    const data = (await h.app.inject({ url: '/magapi/home/index', headers: auth(token) })).json().data;
+    expect(data.agent).toBe('unreachable');
+    expect(data.host).toBeNull();
+    expect(data.rates).toBeNull();
+  });
+});
+
+describe('module switches', () => {
+  it('stores the desired state and makes the agent match, one module or every basic module at once', async () => {
+    const one = (await h.app.inject({ method: 'POST', url: '/magapi/module_switch', payload: { module: 'firewall', status: 1 }, headers: { ...auth(token), ...en } })).json();
+    expect(one).toMatchObject({ code: 0, msg: 'Turned on' });
+    expect((await h.agentClient.call('module.list', {})).firewall).toBe(1);
+
+    await h.app.inject({ method: 'POST', url: '/magapi/module_switch', payload: { module: 'basic', status: 1 }, headers: auth(token) });
+    const flags = await h.agentClient.call('module.list', {});
+    for (const m of basicModules) expect(flags[m]).toBe(1);
+    expect(flags.website).toBe(0);
+    const info = (await h.app.inject({ url: '/magapi/info', headers: auth(token) })).json().data;
+    expect(info.module_list).toEqual(flags);
+  });
+
+  it('keeps the switch when the agent is away and pushes it when the agent is back', async () => {
+    await h.agent!.close();
+    const res = (await h.app.inject({ method: 'POST', url: '/magapi/module_switch', payload: { module: 'tamper', status: 1 }, headers: { ...auth(token), ...en } })).json();
+    expect(res.code).toBe(1);
+    expect(res.msg).toMatch(/not connected/);
+    const { startAgent } = await import('@rampart/agent');
+    const { join } = await import('node:path');
+    const agent = await startAgent({
+      socketPath: h.agent!.socketPath, stateDir: join(h.dir, 'agent'), log: () => {},
+      executors: { restartSoftware: async () => {}, rebootServer: async () => {} },
+    });
+    try {
+      expect(await reconcileModules(h.console.ctx)).toBe('pushed');
+      expect((await h.agentClient.call('module.list', {})).tamper).toBe(1);
+      expect(await reconcileModules(h.console.ctx)).toBe('in_sync');
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+describe('restart and reboot', () => {
+  it('asks the agent to restart the software or reboot the server (a recording executor, never a real reboot)', async () => {
+    const soft = (await h.app.inject({ method: 'POST', url: '/magapi/restart?t=1', headers: { ...auth(token), ...en } })).json();
+    expect(soft).toMatchObject({ code: 0, msg: 'The software is restarting, please wait' });
+    const hard = (await h.app.inject({ method: 'POST', url: '/magapi/restart?t=2', headers: { ...auth(token), ...en } })).json();
+    expect(hard.msg).toBe('The server is rebooting, please wait');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(h.executed).toEqual(['restart', 'reboot']);
+  });
+
+  it('says so when the agent cannot be reached', async () => {
+    await h.agent!.close();
+    const res = (await h.app.inject({ method: 'POST', url: '/magapi/restart?t=1', headers: { ...auth(token), ...en } })).json();
+    expect(res).toMatchObject({ code: 2, msg: 'The protection service is not connected' });
+  });
+});
+
+describe('response headers', () => {
+  it('sends security headers and no caching of API answers', async () => {
+    const res = await h.app.inject({ url: '/magapi/login' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
