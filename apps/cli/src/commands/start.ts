@@ -1,0 +1,120 @@
+import { chmodSync, chownSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { ensureTrialLicence, openLicenceDb } from '@rampart/licence';
+import { Child } from '../supervisor/child.ts';
+import { canRunAs, chownTree, dataPaths, ensureServiceUser, keepOwnership, serviceUserName, type ServiceUser } from '../supervisor/service-user.ts';
+
+const repo = resolve(import.meta.dirname, '../../../..');
+const script = (app: string) => join(repo, 'apps', app, 'src', 'main.ts');
+
+/** Is the console registered yet? Read straight from its database (absent → no). */
+function consoleRegistered(dbPath: string): boolean {
+  try {
+    const db = new DatabaseSync(dbPath, { readOnly: true });
+    try {
+      const row = db.prepare('SELECT expires_at, valid FROM registration WHERE id = 1').get() as { expires_at: number; valid: number } | undefined;
+      return !!row && row.valid === 1 && row.expires_at > Date.now();
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `npm start`: the whole product on this machine. As root, the agent runs as root and the console
+ * and the local licence authority run as the unprivileged `rampart` user. Not as root, everything
+ * runs as the current user and the agent says plainly that kernel protection needs root.
+ */
+export async function run(_args: string[]): Promise<number> {
+  const isRoot = process.getuid?.() === 0;
+  const dataDir = resolve(process.env.RAMPART_DATA_DIR ?? join(repo, 'var'));
+  const paths = dataPaths(dataDir);
+  for (const dir of [dataDir, paths.console, paths.agent, paths.licence, paths.run]) mkdirSync(dir, { recursive: true });
+
+  let user: ServiceUser | undefined;
+  if (isRoot) {
+    user = ensureServiceUser();
+    if (!canRunAs(user, process.execPath, script('console'))) {
+      process.stderr.write(
+        `The ${serviceUserName} user cannot read ${repo}. Put the checkout where other users can read it ` +
+          `(for example /opt/rampart), or allow it with: chmod o+x on each parent folder.\n`,
+      );
+      return 1;
+    }
+    chownTree([paths.console, paths.licence], user);
+    // The socket folder: root owns it, the console's group may enter it.
+    chownSync(paths.run, 0, user.gid);
+    chmodSync(paths.run, 0o750);
+    chmodSync(paths.agent, 0o700);
+    // Account hashes and licence records are nobody else's business.
+    chmodSync(paths.console, 0o700);
+    chmodSync(paths.licence, 0o700);
+  }
+  const asService = user ? { uid: user.uid, gid: user.gid } : {};
+  const baseEnv = { ...process.env, RAMPART_DATA_DIR: dataDir, RAMPART_AGENT_SOCKET: paths.agentSocket };
+
+  const children: Child[] = [];
+  const stopAll = async () => {
+    for (const c of [...children].reverse()) await c.stop();
+  };
+
+  try {
+    let licenceUrl = process.env.RAMPART_LICENCE_URL;
+    if (!licenceUrl) {
+      const trial = keepOwnership(paths.licenceDb, () => {
+        const db = openLicenceDb(paths.licenceDb);
+        try {
+          return ensureTrialLicence(db, { days: 30, transfers: 1 });
+        } finally {
+          db.close();
+        }
+      });
+      if (user) chownTree([paths.licenceDb], user);
+      const authority = new Child({
+        name: 'licence', script: script('licence'), ready: /listening on (http:\/\/\S+)/, ...asService,
+        env: { ...baseEnv, RAMPART_LICENCE_DB: paths.licenceDb, RAMPART_LICENCE_PORT: process.env.RAMPART_LICENCE_PORT ?? '6690' },
+      }, process.execPath);
+      children.push(authority);
+      licenceUrl = (await authority.start())[1]!;
+      if (trial.created || !consoleRegistered(paths.consoleDb)) {
+        process.stdout.write(`\nTrial licence key: ${trial.code}  (30 days; enter it on the registration page)\n\n`);
+      }
+    }
+
+    const restartSoftware = async () => {
+      process.stdout.write('[rampart] restarting the software\n');
+      await consoleChild.restart();
+      await agentChild.restart();
+    };
+    const agentChild = new Child({
+      name: 'agent', script: script('agent'), ready: /agent listening on/, ipc: true,
+      env: { ...baseEnv, ...(user ? { RAMPART_SOCKET_GROUP: serviceUserName } : {}) },
+      onMessage: (m) => {
+        if ((m as { type?: string })?.type === 'restart-software') void restartSoftware();
+      },
+    }, process.execPath);
+    children.push(agentChild);
+    await agentChild.start();
+
+    const consoleChild = new Child({
+      name: 'console', script: script('console'), ready: /console listening on (http:\/\/\S+)/, ...asService,
+      env: { ...baseEnv, RAMPART_LICENCE_URL: licenceUrl },
+    }, process.execPath);
+    children.push(consoleChild);
+    const consoleUrl = (await consoleChild.start())[1]!;
+    process.stdout.write(`\nRampart console: ${consoleUrl}/\n`);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    await stopAll();
+    return 1;
+  }
+
+  return new Promise<number>((resolveExit) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => void stopAll().then(() => resolveExit(0)));
+    }
+  });
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Makes a fresh clone ready: npm packages, Debian packages (as root), the service user, the web build.
+# Called by `npm start` (mode: start) and `npm test` (mode: test) before they run.
+set -euo pipefail
+mode=${1:-start}
+cd "$(dirname "$0")/.."
+
+# npm packages, when missing or older than the lock file (Node 24 arrives as the `node` package).
+if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "[setup] installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [ "$(id -u)" = 0 ]; then
+  need=()
+  command -v nft >/dev/null 2>&1 || need+=(nftables)
+  if [ "$mode" = test ]; then
+    command -v chromium >/dev/null 2>&1 || need+=(chromium)
+    # Chinese glyphs for the browser tests and screenshots.
+    [ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)
+  fi
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "[setup] installing Debian packages: ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  fi
+  bash deploy/create-user.sh
+fi
+
+# The web app, when never built or older than its sources.
+if [ ! -f apps/web/dist/index.html ] || [ -n "$(find apps/web/src apps/web/index.html packages/contracts/src -newer apps/web/dist/index.html -print -quit 2>/dev/null)" ]; then
+  echo "[setup] building the web console"
+  npm run build -w @rampart/web --silent
+fi
