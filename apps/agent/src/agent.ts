@@ -1,0 +1,130 @@
+import { lstat } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { agentMaxLineBytes, type ModuleFlags } from '@rampart/contracts';
+import { collectHostInfo } from './host/host-info.ts';
+import { RateSampler } from './host/rate-sampler.ts';
+import { ModuleStore } from './modules/module-store.ts';
+import { DelayedActions } from './power/delayed-action.ts';
+import { serveConnection } from './protocol/connection.ts';
+import { dispatchLine, type AgentHandlers } from './protocol/dispatch.ts';
+import { prepareSocketPath, removeOwnSocket, restrictSocket } from './socket-file.ts';
+
+export interface AgentExecutors {
+  restartSoftware(): Promise<void>;
+  rebootServer(): Promise<void>;
+}
+
+export interface AgentOptions {
+  socketPath: string;
+  /** Agent state (modules.json, ...) lives here. */
+  stateDir: string;
+  /** When given, the socket is chowned root:<gid> so that group (the console) may connect. */
+  socketGroupId?: number;
+  executors: AgentExecutors;
+  /** Called after module flags change and are persisted; engines plug in here. */
+  onModuleSwitch?: (flags: ModuleFlags) => void;
+  /** One line per message; defaults to stderr. */
+  log?: (line: string) => void;
+  /** Test seams: where rates are read from and the delay before restart/reboot runs. */
+  netDevPath?: string;
+  actionDelayMs?: number;
+}
+
+export interface RunningAgent {
+  socketPath: string;
+  close(): Promise<void>;
+}
+
+function buildHandlers(
+  store: ModuleStore,
+  sampler: RateSampler,
+  actions: DelayedActions,
+  options: AgentOptions,
+  log: (line: string) => void,
+): AgentHandlers {
+  return {
+    'host.info': () => collectHostInfo(),
+    'host.rates': () => sampler.current(),
+    'module.list': async () => store.list(),
+    'module.switch': async ({ modules, status }) => {
+      const flags = await store.switch(modules, status);
+      try {
+        options.onModuleSwitch?.(flags);
+      } catch (error) {
+        // The flags are already persisted; an engine hook failing must not undo the answer.
+        log(`module switch hook failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      return flags;
+    },
+    'software.restart': async () => {
+      actions.schedule('software restart', () => options.executors.restartSoftware());
+      return { scheduled: true };
+    },
+    'server.reboot': async () => {
+      actions.schedule('server reboot', () => options.executors.rebootServer());
+      return { scheduled: true };
+    },
+  };
+}
+
+function listen(server: net.Server, socketPath: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Starts the agent on its Unix socket; resolves once it accepts connections. */
+export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const socketPath = path.resolve(options.socketPath);
+  const store = new ModuleStore(path.resolve(options.stateDir), log);
+  await store.load();
+
+  const sampler = new RateSampler({ netDevPath: options.netDevPath, log });
+  const actions = new DelayedActions(log, options.actionDelayMs);
+  const handlers = buildHandlers(store, sampler, actions, options, log);
+  const sockets = new Set<net.Socket>();
+
+  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    serveConnection(socket, {
+      maxLineBytes: agentMaxLineBytes,
+      dispatch: (line) => dispatchLine(line, handlers, log),
+      log,
+    });
+  });
+  server.on('error', (error) => log(`agent socket error: ${error.message}`));
+
+  await prepareSocketPath(socketPath);
+  await listen(server, socketPath);
+  let inode: number | undefined;
+  try {
+    await restrictSocket(socketPath, options.socketGroupId);
+    inode = (await lstat(socketPath)).ino;
+  } catch (error) {
+    server.close();
+    await removeOwnSocket(socketPath, undefined);
+    throw error;
+  }
+  sampler.start();
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      sampler.stop();
+      actions.cancelAll();
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await serverClosed;
+      await removeOwnSocket(socketPath, inode);
+    })();
+    return closed;
+  };
+  return { socketPath, close };
+}

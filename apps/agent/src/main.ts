@@ -1,0 +1,56 @@
+import process from 'node:process';
+import { startAgent, type RunningAgent } from './agent.ts';
+import { agentConfigFromEnv } from './config/agent-config.ts';
+import { effectiveUid } from './host/kernel-status.ts';
+import { systemExecutors } from './power/system-executors.ts';
+
+/** The agent process: settings from the environment (see config/agent-config.ts). */
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+let agent: RunningAgent | undefined;
+let stopSignal: string | undefined;
+
+function stop(signal: string): void {
+  if (stopSignal) return;
+  stopSignal = signal;
+  log(`agent stopping (${signal})`);
+  // Still starting: main() sees stopSignal and closes as soon as the socket exists.
+  if (!agent) return;
+  agent.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      log(`agent stop failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
+
+// Installed before anything is announced, so a signal sent on "listening" is never the default kill.
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));
+
+async function main(): Promise<void> {
+  const config = await agentConfigFromEnv(process.env, process.cwd());
+  if (effectiveUid() !== 0) {
+    log('rampart agent is not running as root: kernel protection is unavailable (host information still served)');
+  }
+  agent = await startAgent({
+    socketPath: config.socketPath,
+    stateDir: config.stateDir,
+    socketGroupId: config.socketGroupId,
+    executors: systemExecutors({ dryReboot: config.dryReboot, log }),
+    log,
+  });
+  log(`agent listening on ${agent.socketPath}`);
+  if (stopSignal) {
+    await agent.close();
+    process.exit(0);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`rampart agent failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
