@@ -1,0 +1,135 @@
+import { availableParallelism } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { roleCan, sections, type RoleId } from '@rampart/contracts';
+import { launchBrowser, startProduct, type RunningProduct } from './product.ts';
+
+let product: RunningProduct;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let adminPassword = '';
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+const id = (testId: string) => `[data-testid="${testId}"]`;
+
+async function signIn(p: Page, username: string, password: string) {
+  await p.goto(`${product.base}/#/user/login`);
+  await p.fill(`${id('login-username')} input, input${id('login-username')}`, username);
+  await p.fill(`${id('login-password')} input, input${id('login-password')}`, password);
+  await p.click(id('login-submit'));
+}
+
+/** The section keys in the signed-in menu, in order. */
+async function menuKeys(p: Page): Promise<string[]> {
+  await p.waitForSelector(id('sider'));
+  const ids = await p.$$eval('[data-testid^="menu-"]', (els) => els.map((e) => e.getAttribute('data-testid')!));
+  return [...new Set(ids.map((s) => s.slice('menu-'.length)).filter((k) => k !== 'logout'))];
+}
+
+const expectedMenu = (role: RoleId) => sections.filter((s) => roleCan(role, s.permission, 'get')).map((s) => s.key);
+
+describe('Rampart in a real browser', () => {
+  it('first start: the console is unregistered and sends the browser to registration', async () => {
+    expect(product.trialKey).toMatch(/^[A-Z0-9]{3}-[A-Z0-9]{3}$/);
+    await page.goto(`${product.base}/`);
+    await page.waitForURL(/#\/user\/register/);
+  });
+
+  it('registers with the trial key and shows the admin password once', async () => {
+    await page.click(id('register-submit'));
+    // Nothing typed: the form says what is missing and sends nothing.
+    await expect.poll(() => page.textContent('body')).toContain('请输入授权码');
+    await page.fill(`${id('register-key')} input, input${id('register-key')}`, product.trialKey);
+    await page.click(id('register-submit'));
+    await expect.poll(() => page.textContent('body')).toContain('请同意许可协议');
+    await page.click(`${id('register-agree')}`);
+    await page.click(id('register-submit'));
+    await page.waitForSelector(id('register-password'));
+    adminPassword = (await page.textContent(id('register-password')))!.trim();
+    expect(adminPassword).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect(await page.textContent(id('register-username'))).toContain('admin');
+    expect(await page.isVisible(id('register-once-warning'))).toBe(true);
+  });
+
+  it('signs in and the dashboard shows this machine, with rates arriving live over the websocket', async () => {
+    const rateFrames: string[] = [];
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+      if (typeof f.payload === 'string' && f.payload.includes('"act":"rates"')) rateFrames.push(f.payload);
+    }));
+    await signIn(page, 'admin', adminPassword);
+    await page.waitForURL(/#\/dashboard/);
+    await page.waitForSelector(id('dash-cores'));
+    expect(await page.textContent(id('dash-cores'))).toContain(String(availableParallelism()));
+    expect(await page.textContent(id('dash-memory'))).toMatch(/\d+(\.\d)? [KMGT]?B/);
+    expect(await page.isVisible(id('dash-disk-/'))).toBe(true);
+    await expect.poll(() => rateFrames.length, { timeout: 10_000 }).toBeGreaterThan(1);
+    expect(await page.textContent(id('dash-rx'))).toMatch(/bps/);
+    expect(await page.textContent(id('header-os'))).toMatch(/Linux|Debian/);
+  });
+
+  it('shows a chat message as an info notification', async () => {
+    const token = await page.evaluate(() => localStorage.getItem('rampart.token') ?? sessionStorage.getItem('rampart.token') ?? '');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const ws = new WebSocket(product.base.replace('http', 'ws') + '/ws', [token]);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    ws.send(JSON.stringify({ act: 'chat', data: { text: 'patch window tonight' } }));
+    await page.waitForSelector('.ant-notification-notice:has-text("patch window tonight")', { timeout: 10_000 });
+    ws.close();
+  });
+
+  it('switches the language: stored, told to the server, reloaded', async () => {
+    const zhMenu = await page.textContent(id('menu-dashboard'));
+    await page.click(id('lang-switch'));
+    await page.click('.ant-select-item-option:has-text("English")');
+    await page.waitForLoadState('load');
+    await expect.poll(() => page.textContent(id('menu-dashboard'))).not.toBe(zhMenu);
+    expect(await page.textContent(id('menu-dashboard'))).toMatch(/[A-Za-z]/);
+    expect(await page.title()).toMatch(/ - Rampart$/);
+  });
+
+  it('gives each role exactly its sections', async () => {
+    expect(await menuKeys(page)).toEqual(expectedMenu('admin'));
+    for (const role of ['technician', 'auditor'] as const) {
+      const made = product.cli('admin', 'add-user', '--username', `${role}01`, '--role', role);
+      expect(made.status, made.stderr).toBe(0);
+      const ctx = await browser.newContext({ locale: 'en-US' });
+      const p = await ctx.newPage();
+      await signIn(p, `${role}01`, made.stdout.trim());
+      expect(await menuKeys(p)).toEqual(expectedMenu(role));
+      // A section the role may not see is refused by the guard, and by the server.
+      await p.goto(`${product.base}/#/system`);
+      await p.waitForURL(/#\/403/);
+      await ctx.close();
+    }
+  });
+
+  it('changes the password, which signs the admin out, and the new password works', async () => {
+    await page.click(id('change-password'));
+    await page.fill(`${id('password-old')} input, input${id('password-old')}`, adminPassword);
+    await page.fill(`${id('password-new')} input, input${id('password-new')}`, 'Changed-Pass-9');
+    await page.fill(`${id('password-confirm')} input, input${id('password-confirm')}`, 'Changed-Pass-9');
+    await page.click(`${id('password-form')} button[type="submit"], .ant-modal-footer .ant-btn-primary`);
+    await page.waitForURL(/#\/user\/login/);
+    await signIn(page, 'admin', 'Changed-Pass-9');
+    await page.waitForURL(/#\/dashboard/);
+  });
+
+  it('logs out after confirming', async () => {
+    await page.click(id('menu-logout'));
+    await expect.poll(() => page.textContent('body')).toMatch(/Sure to logout of the system\?/);
+    await page.click(id('logout-confirm'));
+    await page.waitForURL(/#\/user\/login/);
+  });
+});
