@@ -35,8 +35,8 @@ const { app, close } = await buildConsole({
 await app.listen({ host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
-const post = (path: string, body: unknown) =>
-  fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+const post = (path: string, body: unknown): Promise<{ data: { password: string; token: string } }> =>
+  fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: { password: string; token: string } }>);
 const reg = await post('/magapi/register', { key: issueLicence(licenceDb, { days: 30, transfers: 0 }).code, agree: true });
 const login = await post('/magapi/login', { username: 'admin', password: reg.data.password });
 const token: string = login.data.token;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moduleKeys, roleCan, roleIds, sections, tabPermission, type RoleId } from '@rampart/contracts';
+import { moduleKeys, roleCan, sections, tabPermission, type RoleId } from '@rampart/contracts';
 import { auth, startHarness, type Harness } from './support/harness.ts';
 
 let h: Harness;
