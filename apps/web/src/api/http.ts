@@ -1,0 +1,128 @@
+import { i18next } from '../i18n/index.ts';
+import { getStoredLanguage } from '../storage/language.ts';
+import { clearToken, getToken } from '../storage/token.ts';
+import { handleEnvelope, isEnvelope, type EnvelopeOptions } from './envelope.ts';
+import { ApiError } from './errors.ts';
+import { feedback } from './feedback.ts';
+import { currentPath, loginPathFor, navigateTo, registerPath } from './navigation.ts';
+
+export const apiPrefix = '/magapi';
+
+/**
+ * Ordinary calls give up after 6 s (the spec's first reading). Every call the console answers is a
+ * local database read or an agent call with its own short deadline, so a longer wait means the
+ * console is down; the user is better served by an error than by a spinner for minutes.
+ */
+export const defaultTimeoutMs = 6000;
+
+/** Statuses that still carry a normal envelope (validation errors, oversized bodies, rate limits). */
+const envelopeStatuses = new Set([400, 413, 429]);
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RequestOptions extends EnvelopeOptions {
+  method?: 'GET' | 'POST';
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  timeoutMs?: number;
+}
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+  const qs = params.toString();
+  return `${apiPrefix}${path}${qs ? `?${qs}` : ''}`;
+}
+
+function headersFor(hasBody: boolean): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': getStoredLanguage() };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (hasBody) headers['Content-Type'] = 'application/json';
+  return headers;
+}
+
+function messageOf(body: unknown, fallback: string): string {
+  return isEnvelope(body) && body.msg ? body.msg : fallback;
+}
+
+/** Tells the user about a failure that is not an envelope, then returns the error to throw. */
+function failure(error: ApiError, title: string, options: RequestOptions): ApiError {
+  if (!options.quiet) feedback().notifyError({ title, description: error.message });
+  return error;
+}
+
+function handleStatus<T>(status: number, statusText: string, body: unknown, options: RequestOptions): T {
+  if (status === 401) {
+    // The session is gone: forget the token and come back here after signing in again.
+    clearToken();
+    const from = currentPath();
+    if (!from.startsWith('/user/')) navigateTo(loginPathFor(from));
+    throw new ApiError('unauthorized', messageOf(body, statusText), { status });
+  }
+  if (status === 503) {
+    // Not registered (or the licence lapsed): the token is of no use until the software is registered
+    // again, and keeping it would bounce the register page back into the console.
+    clearToken();
+    const error = failure(new ApiError('not_registered', messageOf(body, statusText), { status }), i18next.t('error.title_503'), options);
+    if (!currentPath().startsWith(registerPath)) navigateTo(registerPath);
+    throw error;
+  }
+  if (status === 403 || status === 404) {
+    const title = i18next.t(status === 403 ? 'error.title_403' : 'error.title_404');
+    throw failure(new ApiError('http', messageOf(body, statusText), { status }), title, options);
+  }
+  if (isEnvelope(body) && ((status >= 200 && status < 300) || envelopeStatuses.has(status))) {
+    return handleEnvelope<T>(body as never, options);
+  }
+  const error = new ApiError(isEnvelope(body) || status >= 300 ? 'http' : 'bad_response',
+    messageOf(body, statusText || i18next.t('error.bad_response')), { status });
+  throw failure(error, `HTTP ${status}`, options);
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One call of the console API; resolves with the envelope's data. */
+export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const hasBody = options.body !== undefined;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs ?? defaultTimeoutMs);
+  let res: Response;
+  let body: unknown;
+  try {
+    res = await fetch(buildUrl(path, options.query), {
+      method: options.method ?? (hasBody ? 'POST' : 'GET'),
+      headers: headersFor(hasBody),
+      body: hasBody ? JSON.stringify(options.body) : undefined,
+      signal: controller.signal,
+    });
+    body = await readBody(res);
+  } catch (e) {
+    const error = timedOut
+      ? new ApiError('timeout', i18next.t('error.timeout'))
+      : new ApiError('network', e instanceof Error ? e.message : String(e));
+    const title = timedOut ? 'TimeoutError' : e instanceof Error ? e.name : i18next.t('error.network');
+    throw failure(error, title, options);
+  } finally {
+    clearTimeout(timer);
+  }
+  return handleStatus<T>(res.status, res.statusText, body, options);
+}
+
+export const get = <T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+  request<T>(path, { ...options, method: 'GET' });
+
+export const post = <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+  request<T>(path, { ...options, method: 'POST', body: body ?? {} });

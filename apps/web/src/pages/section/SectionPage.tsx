@@ -1,0 +1,52 @@
+import { Card, Flex, Modal, Tabs, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import type { SectionDef } from '@rampart/contracts';
+import { useUserInfo } from '../../session/useUserInfo.ts';
+import { allowedTabs } from './allowedTabs.ts';
+import { ModuleSwitch } from './ModuleSwitch.tsx';
+import { NotInBuild } from './NotInBuild.tsx';
+
+/** A section: page header (title, module switch), its tabs, and the active tab below. */
+export function SectionPage({ section }: { section: SectionDef }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { data } = useUserInfo();
+  const [modalTab, setModalTab] = useState<string | null>(null);
+  const tabs = allowedTabs(section, data?.role.permissions ?? []);
+  const active = location.pathname.split('/')[2];
+
+  const onTab = (key: string) => {
+    // Modal tabs open over the current tab instead of navigating.
+    if (tabs.find((tab) => tab.key === key)?.modal) setModalTab(key);
+    else void navigate(`${section.path}/${key}`);
+  };
+
+  return (
+    <Card data-testid={`section-${section.key}`}>
+      <Flex justify="space-between" align="center" gap={16}>
+        <Typography.Title level={3} style={{ margin: 0 }} data-testid="page-title">
+          {t(`menu.${section.key}`)}
+        </Typography.Title>
+        {section.module && <ModuleSwitch module={section.module} permission={section.permission} />}
+      </Flex>
+      <Tabs
+        activeKey={active}
+        onChange={onTab}
+        items={tabs.map((tab) => ({ key: tab.key, label: <span data-testid={`tab-${tab.key}`}>{t(`tab.${section.key}.${tab.key}`)}</span> }))}
+      />
+      <Outlet />
+      <Modal
+        open={modalTab !== null}
+        title={modalTab ? t(`tab.${section.key}.${modalTab}`) : null}
+        footer={null}
+        onCancel={() => setModalTab(null)}
+        destroyOnHidden
+      >
+        {modalTab && <NotInBuild nameKey={`tab.${section.key}.${modalTab}`} />}
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,6 @@
+/** Every localStorage / sessionStorage key the console uses, in one place so they never collide. */
+export const storageKeys = {
+  token: 'rampart.token',
+  language: 'rampart.lang',
+  layout: 'rampart.layout',
+} as const;

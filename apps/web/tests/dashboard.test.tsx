@@ -1,0 +1,98 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { reloadPage } from '../src/utils/reload.ts';
+import { FakeWebSocket } from './helpers/fakeWebSocket.ts';
+import { homeIndexFixture } from './helpers/fixtures.ts';
+import { ok } from './helpers/mockApi.ts';
+import { renderApp } from './helpers/renderApp.tsx';
+import { signedInAs } from './helpers/signedIn.ts';
+
+vi.mock('../src/utils/reload.ts', () => ({ reloadPage: vi.fn(), openAddress: vi.fn() }));
+
+const text = (id: string) => screen.getByTestId(id).textContent ?? '';
+
+async function openDashboard(handlers = {}) {
+  const api = signedInAs('admin', { handlers });
+  const view = renderApp('/dashboard');
+  await screen.findByTestId('dashboard');
+  return { api, view };
+}
+
+describe('dashboard figures', () => {
+  it('shows the figures of GET /home/index', async () => {
+    await openDashboard();
+    expect(text('dash-protection')).toBe('Temporarily off, back on in 42 minutes');
+    expect(text('dash-kernel')).toContain('Abnormal');
+    expect(text('dash-kernel')).toContain('Debian GNU/Linux 12, kernel 6.1.0-18-amd64');
+    expect(text('dash-kernel')).toContain('the agent is not running as root');
+    expect(text('dash-kernel')).toContain('nftables (nft) is not installed');
+    expect(text('dash-version')).toBe('0.1.0');
+    expect(text('dash-expiry')).toBe('2027-01-31');
+    expect(text('dash-virlib')).toBe('Not installed');
+    expect(text('dash-memory')).toContain('4.0 GB / 16.0 GB');
+    expect(text('dash-memory')).toContain('25%');
+    expect(text('dash-cores')).toBe('8 cores');
+    expect(text('dash-load')).toBe('0.50 / 1.25 / 2.00 (light)');
+    expect(text('dash-disk-/')).toContain('25.0 GB / 100.0 GB');
+    expect(text('dash-disk-/data')).toContain('1.5 TB / 2.0 TB');
+    expect(text('dash-disk-/data')).toContain('75%');
+    expect(text('dash-rx')).toBe('1.5 Mbps');
+    expect(text('dash-tx')).toBe('2.5 Kbps');
+  });
+
+  it('says the protection service is not connected instead of showing numbers', async () => {
+    await openDashboard({ 'GET /home/index': ok(homeIndexFixture({ agent: 'unreachable', host: null, rates: null })) });
+    expect(screen.getByTestId('dash-not-connected')).toBeTruthy();
+    expect(text('dash-protection')).toBe('The protection service is not connected');
+    for (const id of ['dash-memory', 'dash-cores', 'dash-load', 'dash-rx', 'dash-tx']) expect(screen.queryByTestId(id)).toBeNull();
+  });
+
+  it('updates the rates from the websocket "rates" topic', async () => {
+    await openDashboard();
+    const socket = FakeWebSocket.latest()!;
+    expect(socket.protocols).toEqual(['test-token']);
+    act(() => socket.open());
+    expect(socket.sent).toContainEqual({ act: 'sub', data: 'rates' });
+    act(() => socket.push({ act: 'rates', data: { rx: 3_000_000, tx: 4000, at: 2000 } }));
+    expect(text('dash-rx')).toBe('3.0 Mbps');
+    expect(text('dash-tx')).toBe('4.0 Kbps');
+  });
+
+  it('polls GET /home/performance while the websocket is down, and stops once it is up', async () => {
+    const { api } = await openDashboard({ 'GET /home/performance': ok({ rx: 8000, tx: 9_000_000_000, at: 5000 }) });
+    await waitFor(() => expect(text('dash-rx')).toBe('8.0 Kbps'));
+    expect(text('dash-tx')).toBe('9.0 Gbps');
+    expect(api.callsTo('GET /home/performance').length).toBeGreaterThan(0);
+    act(() => FakeWebSocket.latest()!.open());
+    act(() => FakeWebSocket.latest()!.push({ act: 'rates', data: { rx: 1000, tx: 1000, at: 6000 } }));
+    expect(text('dash-rx')).toBe('1.0 Kbps');
+  });
+});
+
+describe('dashboard actions', () => {
+  it('closing all basic modules asks first, then posts module "basic" status 0', async () => {
+    const { api } = await openDashboard({ 'POST /module_switch': ok(null) });
+    fireEvent.click(screen.getByTestId('close-basic'));
+    expect((await screen.findAllByText(/Close every basic module/)).length).toBeGreaterThan(0);
+    expect(api.callsTo('POST /module_switch')).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('close-basic-confirm'));
+    await waitFor(() => expect(api.callsTo('POST /module_switch').map((c) => c.body)).toEqual([{ module: 'basic', status: 0 }]));
+  });
+
+  it('opening all basic modules is one click', async () => {
+    const { api } = await openDashboard({ 'POST /module_switch': ok(null) });
+    fireEvent.click(screen.getByTestId('open-basic'));
+    await waitFor(() => expect(api.callsTo('POST /module_switch').map((c) => c.body)).toEqual([{ module: 'basic', status: 1 }]));
+  });
+
+  it('restart software: confirm, POST /restart?t=1, "restarting…", poll /global, reload', async () => {
+    const { api } = await openDashboard({ 'POST /restart': ok(null) });
+    fireEvent.click(screen.getByTestId('restart-software'));
+    fireEvent.click(await screen.findByTestId('power-confirm'));
+    expect(await screen.findByTestId('restarting')).toBeTruthy();
+    expect(api.callsTo('POST /restart').map((c) => c.query.get('t'))).toEqual(['1']);
+    const globalCallsBefore = api.callsTo('GET /global').length;
+    await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1), { timeout: 3000 });
+    expect(api.callsTo('GET /global').length).toBeGreaterThan(globalCallsBefore);
+  });
+});
