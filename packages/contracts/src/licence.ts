@@ -40,8 +40,8 @@ export type LicenceStatusResponse = z.infer<typeof licenceStatusResponseSchema>;
 /**
  * unknown: no such code (404) · expired: past its expiry (410) · no_transfers: bound elsewhere with
  * no relocations left (409) · moved: status asked by a device the code no longer belongs to (409) ·
- * bad_request (400) · rate_limited (429).
+ * bad_request (400) · rate_limited (429) · not_found: no such route (404) · internal: the authority failed (500).
  */
-export const licenceErrors = ['unknown', 'expired', 'no_transfers', 'moved', 'bad_request', 'rate_limited'] as const;
+export const licenceErrors = ['unknown', 'expired', 'no_transfers', 'moved', 'bad_request', 'rate_limited', 'not_found', 'internal'] as const;
 export const licenceErrorSchema = z.object({ error: z.enum(licenceErrors) });
 export type LicenceError = (typeof licenceErrors)[number];

@@ -14,6 +14,9 @@ const errorMessages: Record<LicenceError | 'unreachable', MessageKey> = {
   moved: 'licence_moved',
   bad_request: 'register_failed',
   rate_limited: 'rate_limited',
+  // A wrong authority URL or a failing authority: for the user, the licence server cannot be used.
+  not_found: 'licence_authority_unreachable',
+  internal: 'licence_authority_unreachable',
   unreachable: 'licence_authority_unreachable',
 };
 
