@@ -53,4 +53,6 @@ export const errorStatus: Record<LicenceError, number> = {
   moved: 409,
   bad_request: 400,
   rate_limited: 429,
+  not_found: 404,
+  internal: 500,
 };
