@@ -126,10 +126,31 @@ describe('Rampart in a real browser', () => {
     await page.waitForURL(/#\/dashboard/);
   });
 
-  it('logs out after confirming', async () => {
+  it('restarts the software for real and comes back; the reboot path runs dry', async () => {
+    const consolePid = () => product.output.filter((l) => l.includes('[console] console listening')).length;
+    const before = consolePid();
+    await page.click(id('restart-software'));
+    await page.click(id('power-confirm'));
+    await page.waitForSelector(id('restarting'));
+    // The supervisor restarted the console; the page polled until it answered and reloaded.
+    await expect.poll(consolePid, { timeout: 30_000 }).toBe(before + 1);
+    await page.waitForSelector(id('dash-cores'), { timeout: 30_000 });
+
+    await page.click(id('reboot-server'));
+    await page.click(id('power-confirm'));
+    await expect.poll(() => product.output.some((l) => l.includes('reboot requested (dry run)')), { timeout: 10_000 }).toBe(true);
+  });
+
+  it('logs out after confirming, and the server ends the session', async () => {
+    await page.goto(`${product.base}/#/dashboard`);
+    await page.waitForSelector(id('dash-cores'));
+    const token = await page.evaluate(() => localStorage.getItem('rampart.token') ?? sessionStorage.getItem('rampart.token') ?? '');
+    const info = () => fetch(`${product.base}/magapi/info`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect(await info()).toBe(200);
     await page.click(id('menu-logout'));
     await expect.poll(() => page.textContent('body')).toMatch(/Sure to logout of the system\?/);
     await page.click(id('logout-confirm'));
     await page.waitForURL(/#\/user\/login/);
+    expect(await info()).toBe(401);
   });
 });

@@ -29,4 +29,4 @@ export const fetchHomeIndex = () => get<HomeIndex>('/home/index');
 export const fetchPerformance = () => get<NetRates>('/home/performance', { quiet: true });
 export const switchModule = (body: ModuleSwitchBody) => post<void>('/module_switch', body);
 /** t=1 restarts the software, t=2 reboots the server. */
-export const restart = (t: 1 | 2) => post<void>('/restart', {}, { query: { t } });
+export const restart = (t: 1 | 2) => post<void>('/restart', undefined, { query: { t } });

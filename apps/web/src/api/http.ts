@@ -125,4 +125,5 @@ export const get = <T>(path: string, options: Omit<RequestOptions, 'method' | 'b
   request<T>(path, { ...options, method: 'GET' });
 
 export const post = <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
-  request<T>(path, { ...options, method: 'POST', body: body ?? {} });
+  // No body at all when there is no data: the server refuses bodies on data-less POSTs (logout, restart).
+  request<T>(path, { ...options, method: 'POST', body });
