@@ -127,3 +127,6 @@ export const unreadSchema = z.object({ unread: z.number().int() });
  * (Fastify hands an absent body to the validator as null, so null stands for "no body".)
  */
 export const emptyBodySchema = z.null({ message: 'bad_request' }).or(z.undefined());
+
+/** GETs that take no parameters accept only the client's cache-busting timestamp `t`. */
+export const noQuerySchema = z.object({ t: z.string().max(20).regex(/^\d*$/, 'bad_request').optional() }).strict();

@@ -1,4 +1,4 @@
-import { emptyBodySchema, loginBodySchema, setPasswordBodySchema, permissionsOf, type LoginConfig, type LoginResult } from '@rampart/contracts';
+import { noQuerySchema, emptyBodySchema, loginBodySchema, setPasswordBodySchema, permissionsOf, type LoginConfig, type LoginResult } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { publicAccess, sessionAccess } from '../http/access.ts';
@@ -15,7 +15,7 @@ import { hashToken, newToken } from '../security/tokens.ts';
 const signInRateLimit = { max: 20, timeWindow: '1 minute' };
 
 export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async (app) => {
-  app.get('/login', { config: { access: publicAccess, beforeRegistration: true } }, async (request) => {
+  app.get('/login', { config: { access: publicAccess, beforeRegistration: true }, schema: { querystring: noQuerySchema } }, async (request) => {
     const config: LoginConfig = {
       registered: isRegistered(ctx.db, ctx.now()),
       check_mode: getSetting(ctx.db, 'login_check_mode'),

@@ -1,5 +1,5 @@
 import {
-  basicModules, emptyBodySchema, moduleSwitchBodySchema, productVersion, restartQuerySchema, type HomeIndex, type ModuleKey,
+  basicModules, emptyBodySchema, moduleSwitchBodySchema, noQuerySchema, productVersion, restartQuerySchema, type HomeIndex, type ModuleKey,
   type ModuleSwitchBody,
 } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -17,7 +17,7 @@ function switchedModules(body: ModuleSwitchBody): readonly ModuleKey[] {
 }
 
 export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginAsyncZod => async (app) => {
-  app.get('/home/index', { config: { access: perm('home', 'get') } }, async (request) => {
+  app.get('/home/index', { config: { access: perm('home', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
     const [facts, rates] = await Promise.all([host(true), ctx.agent.call('host.rates', {}).catch(() => null)]);
     const index: HomeIndex = {
       protection: protectionStatus(ctx.db, ctx.now()),
@@ -32,7 +32,7 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
     return ok(request, index);
   });
 
-  app.get('/home/performance', { config: { access: perm('home', 'get') } }, async (request) =>
+  app.get('/home/performance', { config: { access: perm('home', 'get') }, schema: { querystring: noQuerySchema } }, async (request) =>
     ok(request, await ctx.agent.call('host.rates', {}).catch(() => null)));
 
   app.post(

@@ -1,5 +1,4 @@
-import { languageBodySchema, permissionsOf, type GlobalInfo, type UserInfo } from '@rampart/contracts';
-import { z } from 'zod';
+import { noQuerySchema, languageBodySchema, permissionsOf, type GlobalInfo, type UserInfo } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { sessionAccess } from '../http/access.ts';
@@ -11,11 +10,8 @@ import { setUserLanguage } from '../db/users.ts';
 import type { HostFacts } from '../services/host-facts.ts';
 import { roleName } from '../services/role-names.ts';
 
-/** The client adds a timestamp to defeat caches; anything else is refused. */
-const infoQuerySchema = z.object({ t: z.string().max(20).regex(/^\d*$/).optional() }).strict();
-
 export const infoRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginAsyncZod => async (app) => {
-  app.get('/info', { config: { access: sessionAccess }, schema: { querystring: infoQuerySchema } }, async (request) => {
+  app.get('/info', { config: { access: sessionAccess }, schema: { querystring: noQuerySchema } }, async (request) => {
     const user = request.user!;
     const facts = await host();
     const info: UserInfo = {
@@ -32,7 +28,7 @@ export const infoRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
     return ok(request, info);
   });
 
-  app.get('/global', { config: { access: sessionAccess } }, async (request) => {
+  app.get('/global', { config: { access: sessionAccess }, schema: { querystring: noQuerySchema } }, async (request) => {
     const global: GlobalInfo = {
       modules: getModuleFlags(ctx.db),
       oem: { oem_help: getSetting(ctx.db, 'help_url') },

@@ -1,4 +1,4 @@
-import { emptyBodySchema, registerBodySchema, type RegInfo } from '@rampart/contracts';
+import { noQuerySchema, emptyBodySchema, registerBodySchema, type RegInfo } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { perm, publicAccess } from '../http/access.ts';
@@ -10,7 +10,7 @@ import { licenceErrorMessages, register } from '../services/registration.ts';
 const registerRateLimit = { max: 10, timeWindow: '1 minute' };
 
 export const registerRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async (app) => {
-  app.get('/licence', { config: { access: publicAccess, beforeRegistration: true } }, async (request) =>
+  app.get('/licence', { config: { access: publicAccess, beforeRegistration: true }, schema: { querystring: noQuerySchema } }, async (request) =>
     ok(request, licenceAgreement(request.lang)));
 
   app.post(
@@ -23,7 +23,7 @@ export const registerRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => as
     },
   );
 
-  app.get('/system/reg', { config: { access: perm('system', 'get') } }, async (request) => {
+  app.get('/system/reg', { config: { access: perm('system', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
     const r = getRegistration(ctx.db)!;
     const info: RegInfo = {
       product_key: r.product_key, expires_at: r.expires_at, device_id: r.device_id, product_id: r.product_id,
