@@ -1,6 +1,6 @@
 export { buildConsole, type Console, type ConsoleOptions } from './app.ts';
 export type { AgentPort, ConsoleContext } from './context.ts';
-export { openDatabase, migrate, transaction, type Db } from './db/database.ts';
+export { openDatabase, schemaVersion, transaction, type Db } from './db/database.ts';
 export { createUser, findUserByName, findFirstAdmin, setPasswordHash } from './db/users.ts';
 export { deleteUserSessions } from './db/sessions.ts';
 export { hashPassword, generatePassword } from './security/passwords.ts';

@@ -1,0 +1,1 @@
+export { openSqlite, withTransaction, schemaVersion, type Db } from './open.ts';
