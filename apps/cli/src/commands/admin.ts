@@ -1,11 +1,10 @@
 import { parseArgs } from 'node:util';
-import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { accountNamePattern, roleIds, type RoleId } from '@rampart/contracts';
 import {
   createUser, deleteUserSessions, findFirstAdmin, findUserByName, generatePassword, hashPassword, openDatabase, setPasswordHash,
 } from '@rampart/console';
-import { keepOwnership } from '../supervisor/service-user.ts';
+import { dataPaths, keepOwnership, resolveDataDir } from '../supervisor/service-user.ts';
 
 const usage = `usage:
   rampart admin reset-password [--username NAME] [--data-dir DIR]
@@ -13,11 +12,6 @@ const usage = `usage:
   rampart admin add-user --username NAME --role admin|technician|auditor|other [--data-dir DIR]
       creates a panel account and prints its generated password once
 `;
-
-function panelDb(dataDir: string | undefined): string {
-  const dir = resolve(dataDir ?? process.env.RAMPART_DATA_DIR ?? join(import.meta.dirname, '../../../../var'));
-  return join(dir, 'console', 'panel.db');
-}
 
 /** The way back in for an administrator who locked themselves out, and a way to add accounts. */
 export async function run(args: string[]): Promise<number> {
@@ -29,7 +23,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${(err as Error).message}\n${usage}`);
     return 2;
   }
-  const dbPath = panelDb(values['data-dir']);
+  const dbPath = dataPaths(resolveDataDir(values['data-dir'])).consoleDb;
   if (sub !== 'reset-password' && sub !== 'add-user') {
     process.stderr.write(usage);
     return 2;

@@ -2,19 +2,24 @@ import { chmodSync, chownSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { ensureTrialLicence, openLicenceDb } from '@rampart/licence';
+import { isRegistered } from '@rampart/console';
 import { Child } from '../supervisor/child.ts';
-import { canRunAs, chownTree, dataPaths, ensureServiceUser, keepOwnership, serviceUserName, type ServiceUser } from '../supervisor/service-user.ts';
+import {
+  canRunAs, chownTree, dataPaths, ensureServiceUser, keepOwnership, resolveDataDir, serviceUserName, type ServiceUser,
+} from '../supervisor/service-user.ts';
 
 const repo = resolve(import.meta.dirname, '../../../..');
 const script = (app: string) => join(repo, 'apps', app, 'src', 'main.ts');
 
-/** Is the console registered yet? Read straight from its database (absent → no). */
+/**
+ * Is the console registered yet? Read-only, so root creates no database files the console then
+ * cannot write; a missing or unmigrated database means no.
+ */
 function consoleRegistered(dbPath: string): boolean {
   try {
     const db = new DatabaseSync(dbPath, { readOnly: true });
     try {
-      const row = db.prepare('SELECT expires_at, valid FROM registration WHERE id = 1').get() as { expires_at: number; valid: number } | undefined;
-      return !!row && row.valid === 1 && row.expires_at > Date.now();
+      return isRegistered(db, Date.now());
     } finally {
       db.close();
     }
@@ -30,7 +35,7 @@ function consoleRegistered(dbPath: string): boolean {
  */
 export async function run(_args: string[]): Promise<number> {
   const isRoot = process.getuid?.() === 0;
-  const dataDir = resolve(process.env.RAMPART_DATA_DIR ?? join(repo, 'var'));
+  const dataDir = resolveDataDir();
   const paths = dataPaths(dataDir);
   for (const dir of [dataDir, paths.console, paths.agent, paths.licence, paths.run]) mkdirSync(dir, { recursive: true });
 

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const serviceUserName = 'rampart';
 
@@ -25,11 +25,14 @@ export function canRunAs(user: ServiceUser, nodePath: string, script: string): b
   return r.status === 0;
 }
 
-/** Hands a folder (and, for SQLite, its -wal/-shm companions) to the service user. */
+/** A path and, were it a SQLite database, its -wal/-shm companions: whichever of them exist. */
+function withSqliteCompanions(path: string): string[] {
+  return [path, `${path}-wal`, `${path}-shm`].filter((f) => existsSync(f));
+}
+
+/** Hands folders or databases (with their -wal/-shm companions) to the service user. */
 export function chownTree(paths: string[], user: ServiceUser): void {
-  for (const p of paths) {
-    for (const candidate of [p, `${p}-wal`, `${p}-shm`]) if (existsSync(candidate)) chownSync(candidate, user.uid, user.gid);
-  }
+  for (const f of paths.flatMap(withSqliteCompanions)) chownSync(f, user.uid, user.gid);
 }
 
 /** Runs fn (which may create SQLite side files as root) and gives the files back to the database's owner. */
@@ -39,9 +42,14 @@ export function keepOwnership<T>(dbPath: string, fn: () => T): T {
     return fn();
   } finally {
     if (owner && process.getuid?.() === 0) {
-      for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) if (existsSync(f)) chownSync(f, owner.uid, owner.gid);
+      for (const f of withSqliteCompanions(dbPath)) chownSync(f, owner.uid, owner.gid);
     }
   }
+}
+
+/** The data folder: the one given, else RAMPART_DATA_DIR, else `var/` in the checkout. */
+export function resolveDataDir(explicit?: string): string {
+  return resolve(explicit ?? process.env.RAMPART_DATA_DIR ?? join(import.meta.dirname, '../../../../var'));
 }
 
 export function dataPaths(dataDir: string) {

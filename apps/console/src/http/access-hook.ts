@@ -1,11 +1,10 @@
-import { can } from '@rampart/contracts';
+import { can, permissionsOf } from '@rampart/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConsoleContext } from '../context.ts';
 import { findSession, deleteSession, touchSession } from '../db/sessions.ts';
 import { findUserById } from '../db/users.ts';
 import { isRegistered } from '../db/registration.ts';
 import { getSetting } from '../db/settings.ts';
-import { permissionsOf } from '@rampart/contracts';
 import { hashToken, tokenPattern } from '../security/tokens.ts';
 import { refuse } from './reply.ts';
 import { requestLanguage } from './language.ts';
