@@ -18,6 +18,8 @@ if [ "$(id -u)" = 0 ]; then
     command -v chromium >/dev/null 2>&1 || need+=(chromium)
     # Chinese glyphs for the browser tests and screenshots.
     [ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)
+    # A standard syslog receiver for the syslog-forwarding tests.
+    command -v rsyslogd >/dev/null 2>&1 || need+=(rsyslog)
   fi
   if [ ${#need[@]} -gt 0 ]; then
     echo "[setup] installing Debian packages: ${need[*]}"

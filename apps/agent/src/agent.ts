@@ -9,6 +9,7 @@ import { DelayedActions } from './power/delayed-action.ts';
 import { serveConnection } from './protocol/connection.ts';
 import { dispatchLine, type AgentHandlers } from './protocol/dispatch.ts';
 import { prepareSocketPath, removeOwnSocket, restrictSocket } from './socket-file.ts';
+import { LogService } from './logs/log-service.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -29,10 +30,14 @@ export interface AgentOptions {
   /** Test seams: where rates are read from and the delay before restart/reboot runs. */
   netDevPath?: string;
   actionDelayMs?: number;
+  /** The event store's clock and periodic upkeep (tests turn upkeep off and drive it by hand). */
+  logs?: { now?: () => number; background?: boolean; backupTimeoutMs?: number };
 }
 
 export interface RunningAgent {
   socketPath: string;
+  /** The event store and its upkeep, for in-process producers and tests. */
+  eventLog: LogService;
   close(): Promise<void>;
 }
 
@@ -40,10 +45,12 @@ function buildHandlers(
   store: ModuleStore,
   sampler: RateSampler,
   actions: DelayedActions,
+  logs: LogService,
   options: AgentOptions,
   log: (line: string) => void,
 ): AgentHandlers {
   return {
+    ...logs.handlers(),
     'host.info': () => collectHostInfo(),
     'host.rates': () => sampler.current(),
     'module.list': async () => store.list(),
@@ -87,7 +94,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
 
   const sampler = new RateSampler({ netDevPath: options.netDevPath, log });
   const actions = new DelayedActions(log, options.actionDelayMs);
-  const handlers = buildHandlers(store, sampler, actions, options, log);
+  const logs = await LogService.open({ stateDir: path.resolve(options.stateDir), log, ...options.logs });
+  const handlers = buildHandlers(store, sampler, actions, logs, options, log);
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -101,8 +109,13 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   });
   server.on('error', (error) => log(`agent socket error: ${error.message}`));
 
-  await prepareSocketPath(socketPath);
-  await listen(server, socketPath);
+  try {
+    await prepareSocketPath(socketPath);
+    await listen(server, socketPath);
+  } catch (error) {
+    await logs.close();
+    throw error;
+  }
   let inode: number | undefined;
   try {
     await restrictSocket(socketPath, options.socketGroupId);
@@ -110,6 +123,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   } catch (error) {
     server.close();
     await removeOwnSocket(socketPath, undefined);
+    await logs.close();
     throw error;
   }
   sampler.start();
@@ -123,8 +137,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       for (const socket of sockets) socket.destroy();
       await serverClosed;
       await removeOwnSocket(socketPath, inode);
+      await logs.close();
     })();
     return closed;
   };
-  return { socketPath, close };
+  return { socketPath, eventLog: logs, close };
 }

@@ -4,13 +4,15 @@ import fastifyStatic from '@fastify/static';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { AgentPort, ConsoleContext } from './context.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { LicenceClient } from './services/licence-client.ts';
 import { deviceId as machineDeviceId } from './services/device-id.ts';
 import { hostFacts } from './services/host-facts.ts';
 import { startModuleReconciler } from './services/module-reconciler.ts';
+import { startLicenceWatch } from './services/licence-watch.ts';
 import { Hub } from './ws/hub.ts';
 import { registerWebsocket } from './ws/route.ts';
 import { startRatesFeed } from './ws/rates-feed.ts';
@@ -22,6 +24,13 @@ import { registerRoutes } from './routes/register.ts';
 import { infoRoutes } from './routes/info.ts';
 import { homeRoutes } from './routes/home.ts';
 import { noticeRoutes } from './routes/notice.ts';
+import { logRoutes } from './routes/log.ts';
+import { photoRoutes } from './routes/photo.ts';
+import { systemLogRoutes } from './routes/system-log.ts';
+import { EventSink } from './services/event-sink.ts';
+import { DownloadJobs } from './services/download-jobs.ts';
+import { installAuditTrail } from './http/audit-trail.ts';
+import { startNoticeFeed } from './ws/notice-feed.ts';
 
 export interface ConsoleOptions {
   /** SQLite file of the panel database (or an open database). */
@@ -33,6 +42,8 @@ export interface ConsoleOptions {
   deviceId?: () => string;
   now?: () => number;
   logger?: boolean;
+  /** Where packed log downloads are kept for 24 hours; by default beside the database. */
+  downloadsDir?: string;
   /** Periodic jobs (module reconcile); tests turn them off to stay deterministic. */
   background?: boolean;
 }
@@ -49,13 +60,19 @@ const repoRoot = join(import.meta.dirname, '../../..');
 
 export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   const db = typeof options.db === 'string' ? openDatabase(options.db) : options.db;
+  const now = options.now ?? Date.now;
+  const hub = new Hub();
+  const downloadsDir = options.downloadsDir ?? (typeof options.db === 'string' ? join(dirname(options.db), 'downloads') : join(tmpdir(), `rampart-downloads-${process.pid}`));
   const ctx: ConsoleContext = {
     db,
     agent: options.agent,
     licence: new LicenceClient(options.licenceUrl),
-    hub: new Hub(),
+    hub,
     deviceId: options.deviceId ?? (() => machineDeviceId()),
-    now: options.now ?? Date.now,
+    now,
+    events: new EventSink(options.agent, { log: (line) => process.stderr.write(`${line}\n`) }),
+    downloads: new DownloadJobs(downloadsDir, options.agent, now),
+    noticeFeed: startNoticeFeed(hub, options.agent),
   };
 
   const app = Fastify({
@@ -79,22 +96,32 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   // Everything below this context is guarded: each route declares its access, one hook enforces it.
   await app.register(async (guarded) => {
     installAccessHook(guarded, ctx, routes);
+    installAuditTrail(guarded, ctx);
     await guarded.register(async (api) => {
       await api.register(authRoutes(ctx));
       await api.register(registerRoutes(ctx));
       await api.register(infoRoutes(ctx, host));
       await api.register(homeRoutes(ctx, host));
       await api.register(noticeRoutes(ctx));
+      await api.register(logRoutes(ctx));
+      await api.register(photoRoutes(ctx));
+      await api.register(systemLogRoutes(ctx));
     }, { prefix: '/magapi' });
     registerWebsocket(guarded, ctx);
   });
 
   registerStatic(app, options.webDir ?? join(repoRoot, 'apps/web/dist'));
 
-  const stops: (() => void)[] = [startRatesFeed(ctx.hub, ctx.agent)];
-  if (options.background !== false) stops.push(startModuleReconciler(ctx));
+  const stops: (() => void)[] = [startRatesFeed(ctx.hub, ctx.agent), () => ctx.noticeFeed.stop()];
+  if (options.background !== false) {
+    stops.push(startModuleReconciler(ctx), startLicenceWatch(ctx));
+    void ctx.downloads.sweep();
+    const sweeper = setInterval(() => void ctx.downloads.sweep(), 60 * 60 * 1000);
+    stops.push(() => clearInterval(sweeper));
+  }
   app.addHook('onClose', async () => {
     for (const stop of stops) stop();
+    await ctx.events.close();
   });
 
   return {

@@ -20,6 +20,16 @@ function snapshot(): string {
   return JSON.stringify(tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all()]));
 }
 
+/** The panel database and the agent's logging state (events, notices, snapshots, settings, backup rules). */
+async function fullSnapshot(): Promise<string> {
+  await h.console.ctx.events.flush();
+  const call = h.agentClient.call.bind(h.agentClient);
+  const [stats, notices, settings, rules] = await Promise.all([
+    call('events.stats', {}), call('notices.list', { offset: 0, limit: 200 }), call('logs.settings.get', {}), call('logs.backup.get', {}),
+  ]);
+  return snapshot() + JSON.stringify({ events: stats.events, photos: stats.photos, notices, settings, rules });
+}
+
 const malformedBodies: { name: string; payload: string; type?: string }[] = [
   { name: 'broken JSON', payload: '{"username": "admin", ' },
   { name: 'oversized', payload: JSON.stringify({ username: 'x'.repeat(200_000), password: 'y' }) },
@@ -52,7 +62,7 @@ function expectCleanRefusal(res: Awaited<ReturnType<Harness['app']['inject']>>, 
 
 describe('bad input on every route', () => {
   it('refuses malformed and wrongly typed bodies with a clear 4xx and writes nothing', async () => {
-    const before = snapshot();
+    const before = await fullSnapshot();
     const routes = h.console.routes.filter((r) => r.method === 'POST');
     expect(routes.length).toBeGreaterThan(6);
     for (const route of routes) {
@@ -71,13 +81,13 @@ describe('bad input on every route', () => {
         expect(res.json().code, `${route.url} ${JSON.stringify(payload)}`).not.toBe(0);
       }
     }
-    expect(snapshot()).toBe(before);
+    expect(await fullSnapshot()).toBe(before);
     // The process is fine afterwards.
     expect((await h.app.inject({ url: '/magapi/info', headers: auth(token) })).statusCode).toBe(200);
   });
 
   it('refuses junk queries', async () => {
-    const before = snapshot();
+    const before = await fullSnapshot();
     const junk = ['/magapi/restart?t=3', '/magapi/restart?t=1&t=2', '/magapi/restart', '/magapi/info?t=<script>', '/magapi/info?x=1'];
     // Every GET takes at most the cache-busting timestamp.
     for (const r of h.console.routes) if (r.method === 'GET' && r.url !== '/ws') junk.push(`${r.url}?module=../../etc/passwd`, `${r.url}?t=${'9'.repeat(30)}`);
@@ -87,7 +97,7 @@ describe('bad input on every route', () => {
       expect(res.statusCode, url).toBe(400);
     }
     expect(h.executed).toEqual([]);
-    expect(snapshot()).toBe(before);
+    expect(await fullSnapshot()).toBe(before);
   });
 
   it('answers 401 to bad, oversized and expired tokens on every signed-in route', async () => {

@@ -49,7 +49,9 @@ export class AgentClient {
     this.#timeoutMs = options.timeoutMs ?? 5000;
   }
 
-  async call<M extends AgentMethod>(method: M, params: AgentParams<M>): Promise<AgentResult<M>> {
+  /** `options.timeoutMs` overrides the client's timeout for a call known to take long (a backup run). */
+  async call<M extends AgentMethod>(method: M, params: AgentParams<M>, options: { timeoutMs?: number } = {}): Promise<AgentResult<M>> {
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     if (this.#closed) throw new AgentUnavailableError('agent client is closed');
     const id = this.#takeId();
     const checked = agentRequestSchema.safeParse({ id, method, params });
@@ -62,8 +64,8 @@ export class AgentClient {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
         this.#updateRef();
-        reject(new AgentUnavailableError(`agent did not answer ${method} within ${this.#timeoutMs} ms`));
-      }, this.#timeoutMs);
+        reject(new AgentUnavailableError(`agent did not answer ${method} within ${timeoutMs} ms`));
+      }, timeoutMs);
       this.#pending.set(id, { method, resolve: resolve as (result: unknown) => void, reject, timer });
       this.#connection().then(
         (socket) => {

@@ -1,28 +1,67 @@
 import { z } from 'zod';
 import { hostInfoSchema, netRatesSchema } from './host.ts';
 import { moduleFlagsSchema, moduleKeySchema } from './modules.ts';
+import { eventInputSchema, eventPageSchema, eventQuerySchema, eventRecordSchema, eventStoreStatsSchema } from './events.ts';
+import { noticeInputSchema, noticeRecordSchema, noticeTargetSchema } from './notices.ts';
+import { photoInputSchema, photoPageSchema, photoQuerySchema, photoRecordSchema } from './photos.ts';
+import { backupRuleViewSchema, backupRulesInputSchema, logSettingsSchema } from './log-settings.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
  *   request  {id, method, params}
  *   response {id, ok: true, result} | {id, ok: false, error: {code, message}}
  * The console validates before sending and the agent validates again on receipt.
+ * Each method is one row below: its params and its result.
  */
-export const agentRequestSchema = z.discriminatedUnion('method', [
-  z.object({ id: z.number().int().nonnegative(), method: z.literal('host.info'), params: z.object({}).strict() }),
-  z.object({ id: z.number().int().nonnegative(), method: z.literal('host.rates'), params: z.object({}).strict() }),
-  z.object({ id: z.number().int().nonnegative(), method: z.literal('module.list'), params: z.object({}).strict() }),
-  z.object({
-    id: z.number().int().nonnegative(),
-    method: z.literal('module.switch'),
-    params: z.object({ modules: z.array(moduleKeySchema).min(1), status: z.union([z.literal(0), z.literal(1)]) }).strict(),
-  }),
-  z.object({ id: z.number().int().nonnegative(), method: z.literal('software.restart'), params: z.object({}).strict() }),
-  z.object({ id: z.number().int().nonnegative(), method: z.literal('server.reboot'), params: z.object({}).strict() }),
-]);
-export type AgentRequest = z.infer<typeof agentRequestSchema>;
-export type AgentMethod = AgentRequest['method'];
-export type AgentParams<M extends AgentMethod> = Extract<AgentRequest, { method: M }>['params'];
+const none = z.object({}).strict();
+const byId = z.object({ id: z.number().int().positive() }).strict();
+
+export const agentParamSchemas = {
+  'host.info': none,
+  'host.rates': none,
+  'module.list': none,
+  'module.switch': z.object({ modules: z.array(moduleKeySchema).min(1), status: z.union([z.literal(0), z.literal(1)]) }).strict(),
+  'software.restart': none,
+  'server.reboot': none,
+  // The event store (events, notices, request snapshots) and its settings.
+  'events.append': z.object({ events: z.array(eventInputSchema).min(1).max(1000) }).strict(),
+  'events.query': eventQuerySchema,
+  'events.get': byId,
+  'events.stats': none,
+  'notices.raise': noticeInputSchema,
+  'notices.list': z.object({ offset: z.number().int().min(0), limit: z.number().int().min(1).max(200) }).strict(),
+  'notices.get': z.object({ id: z.number().int().positive(), mark_read: z.boolean() }).strict(),
+  'notices.read': z.object({ target: noticeTargetSchema }).strict(),
+  'notices.delete': z.object({ target: noticeTargetSchema }).strict(),
+  'notices.unread': none,
+  'photos.append': z.object({ photos: z.array(photoInputSchema).min(1).max(200) }).strict(),
+  'photos.query': photoQuerySchema,
+  'photos.get': byId,
+  'photos.clear': none,
+  'logs.settings.get': none,
+  'logs.settings.set': z.object({ settings: logSettingsSchema }).strict(),
+  'logs.backup.get': none,
+  'logs.backup.set': backupRulesInputSchema,
+  'logs.backup.run': none,
+} as const;
+
+export type AgentMethod = keyof typeof agentParamSchemas;
+export type AgentParams<M extends AgentMethod> = z.input<(typeof agentParamSchemas)[M]>;
+/** Params as the agent's handlers see them: validated, defaults filled. */
+export type AgentParsedParams<M extends AgentMethod> = z.output<(typeof agentParamSchemas)[M]>;
+export type AgentRequest = { [M in AgentMethod]: { id: number; method: M; params: AgentParams<M> } }[AgentMethod];
+
+const requestIdSchema = z.number().int().nonnegative();
+export const agentRequestSchema = z.discriminatedUnion(
+  'method',
+  Object.entries(agentParamSchemas).map(([method, params]) => z.object({ id: requestIdSchema, method: z.literal(method), params })) as unknown as [
+    z.ZodObject<{ id: typeof requestIdSchema; method: z.ZodLiteral<string>; params: z.ZodType }>,
+  ],
+) as unknown as z.ZodType<AgentRequest>;
+
+const noticeListSchema = z.object({ count: z.number().int(), unread: z.number().int(), list: z.array(noticeRecordSchema) });
+const changedSchema = z.object({ changed: z.number().int() });
+const backupRulesViewSchema = z.object({ rules: z.array(backupRuleViewSchema) });
 
 export const agentResultSchemas = {
   'host.info': hostInfoSchema,
@@ -31,6 +70,27 @@ export const agentResultSchemas = {
   'module.switch': moduleFlagsSchema,
   'software.restart': z.object({ scheduled: z.boolean() }),
   'server.reboot': z.object({ scheduled: z.boolean() }),
+  'events.append': z.object({ accepted: z.number().int() }),
+  'events.query': eventPageSchema,
+  'events.get': eventRecordSchema.nullable(),
+  'events.stats': eventStoreStatsSchema,
+  'notices.raise': z.object({ id: z.number().int().nullable() }),
+  'notices.list': noticeListSchema,
+  'notices.get': noticeRecordSchema.nullable(),
+  'notices.read': changedSchema,
+  'notices.delete': changedSchema,
+  'notices.unread': z.object({ unread: z.number().int() }),
+  'photos.append': z.object({ accepted: z.number().int() }),
+  'photos.query': photoPageSchema,
+  'photos.get': photoRecordSchema.nullable(),
+  'photos.clear': z.object({ removed: z.number().int() }),
+  'logs.settings.get': logSettingsSchema,
+  'logs.settings.set': logSettingsSchema,
+  'logs.backup.get': backupRulesViewSchema,
+  'logs.backup.set': backupRulesViewSchema,
+  'logs.backup.run': z.object({
+    results: z.array(z.object({ id: z.number().int(), ok: z.boolean(), file: z.string(), error: z.string() })),
+  }),
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 
@@ -46,4 +106,4 @@ export const agentResponseSchema = z.union([
 export type AgentResponse = z.infer<typeof agentResponseSchema>;
 
 /** Longest line either side accepts; a longer one is refused, not buffered. */
-export const agentMaxLineBytes = 64 * 1024;
+export const agentMaxLineBytes = 8 * 1024 * 1024;

@@ -2,7 +2,7 @@ import {
   agentRequestSchema,
   agentResultSchemas,
   type AgentMethod,
-  type AgentParams,
+  type AgentParsedParams,
   type AgentRequest,
   type AgentResponse,
   type AgentResult,
@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { errorResponse, okResponse, unknownRequestId } from './responses.ts';
 
 /** One async function per agent method. */
-export type AgentHandlers = { [M in AgentMethod]: (params: AgentParams<M>) => Promise<AgentResult<M>> };
+export type AgentHandlers = { [M in AgentMethod]: (params: AgentParsedParams<M>) => Promise<AgentResult<M>> };
 
 const knownMethods: ReadonlySet<string> = new Set(Object.keys(agentResultSchemas));
 const requestKeys: ReadonlySet<string> = new Set(['id', 'method', 'params']);

@@ -35,6 +35,8 @@ declare module 'fastify' {
     access?: Access;
     /** The route answers before the console is registered (sign-in page config, agreement, registration). */
     beforeRegistration?: boolean;
+    /** false: the route records its own event, so the audit trail leaves it out. */
+    audit?: boolean;
   }
   interface FastifyRequest {
     user: SessionUser | null;

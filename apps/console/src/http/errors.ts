@@ -12,9 +12,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     request.lang ??= requestLanguage(request);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0]?.message ?? '';
-      const key: MessageKey = isMessageKey(first) ? first : 'bad_request';
-      return refuse(reply, 400, key);
+      const first = error.validation[0];
+      const key: MessageKey = first && isMessageKey(first.message ?? '') ? (first.message as MessageKey) : 'bad_request';
+      // The field the message belongs to, as a dotted path (`syslog.servers.0.host`), so forms can mark it.
+      const field = (first?.instancePath ?? '').split('/').filter(Boolean).join('.');
+      return refuse(reply, 400, key, field ? { field } : undefined);
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return refuse(reply, 413, 'body_too_large');

@@ -29,8 +29,13 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
     async (request) => {
       const { username, password } = request.body;
       const now = ctx.now();
+      const signIn = (kind: 'panel.login_ok' | 'panel.login_failed' | 'panel.login_locked', level: 'info' | 'warning' | 'critical') =>
+        ctx.events.record({ kind, module: 'system', level, source: 'console', account: username, ip: request.ip, params: { account: username, ip: request.ip } });
       const limit = getSetting(ctx.db, 'login_error_count');
-      if (limit > 0 && failuresToday(ctx.db, request.ip, now) >= limit) return failure(request, 'login_locked');
+      if (limit > 0 && failuresToday(ctx.db, request.ip, now) >= limit) {
+        signIn('panel.login_locked', 'critical');
+        return failure(request, 'login_locked');
+      }
 
       const user = findUserByName(ctx.db, username);
       const passwordOk = user
@@ -38,6 +43,7 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
         : (await verifyPassword(await decoyPasswordHash(), password), false);
       if (!user || !passwordOk) {
         const count = addFailure(ctx.db, request.ip, now);
+        signIn('panel.login_failed', 'warning');
         if (limit === 0) return failure(request, 'login_failed');
         return count >= limit ? failure(request, 'login_locked') : failure(request, 'login_failed_left', { left: limit - count });
       }
@@ -54,13 +60,16 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
       });
       clearFailures(ctx.db, request.ip, now);
       recordLogin(ctx.db, user.id, request.ip, now);
+      signIn('panel.login_ok', 'info');
       const result: LoginResult = { token, expires_at: expiresAt };
       return ok(request, result);
     },
   );
 
-  app.post('/logout', { config: { access: sessionAccess }, schema: { body: emptyBodySchema } }, async (request) => {
+  app.post('/logout', { config: { access: sessionAccess, audit: false }, schema: { body: emptyBodySchema } }, async (request) => {
     const tokenHash = request.user!.tokenHash;
+    const account = request.user!.username;
+    ctx.events.record({ kind: 'panel.logout', module: 'system', level: 'info', source: 'console', account, ip: request.ip, params: { account } });
     deleteSession(ctx.db, tokenHash);
     ctx.hub.closeWhere((c) => c.tokenHash === tokenHash);
     return ok(request);

@@ -39,6 +39,7 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
     '/module_switch',
     {
       config: {
+        audit: false,
         // Switching needs the key of every module it touches, with enable or disable.
         access: {
           kind: 'permissions',
@@ -56,6 +57,7 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
       // Desired state first: it holds even if the agent is away, and is pushed when it returns.
       setModuleFlags(ctx.db, modules, status);
       const flags = getModuleFlags(ctx.db);
+      recordModuleSwitch(ctx, request, modules, status);
       try {
         await ctx.agent.call('module.switch', { modules: [...modules], status });
       } catch {
@@ -75,3 +77,12 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
     return ok(request, undefined, server ? 'restart_server' : 'restart_software');
   });
 };
+
+/** Each switched module leaves an event; turning one off also raises a notice (its protection stopped). */
+function recordModuleSwitch(ctx: ConsoleContext, request: FastifyRequest, modules: readonly ModuleKey[], status: 0 | 1): void {
+  const account = request.user?.username ?? '';
+  for (const module of modules) {
+    ctx.events.record({ kind: 'module.switched', module, level: status === 1 ? 'info' : 'warning', source: 'console', account, ip: request.ip, params: { module, status } });
+    if (status === 0) void ctx.agent.call('notices.raise', { kind: 'module_off', params: { account, module } }).then(() => ctx.noticeFeed.refresh(), () => {});
+  }
+}

@@ -2,7 +2,6 @@ import { can, translate, wsClientMessageSchema, type PermissionKey, type WsServe
 import type { FastifyInstance } from 'fastify';
 import type { ConsoleContext } from '../context.ts';
 import { sessionAccess } from '../http/access.ts';
-import { unreadNotices } from '../db/notices.ts';
 import type { HubClient } from './hub.ts';
 
 /** What a role must hold to receive a topic. */
@@ -40,7 +39,10 @@ export function registerWebsocket(app: FastifyInstance, ctx: ConsoleContext): vo
       if (needed && !can(user.permissions, needed, 'get')) return client.send({ act: 'error', data: { msg: translate(request.lang, 'no_permission') } });
       if (m.act === 'unsub') return ctx.hub.unsubscribe(client, m.data);
       ctx.hub.subscribe(client, m.data);
-      if (m.data === 'notice') client.send({ act: 'notice', data: { unread: unreadNotices(ctx.db) } });
+      if (m.data === 'notice') {
+        // The new subscriber gets the count at once; the agent being away just means no push yet.
+        ctx.agent.call('notices.unread', {}).then((result) => client.send({ act: 'notice', data: result }), () => {});
+      }
     });
   });
 }

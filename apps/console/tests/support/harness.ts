@@ -37,6 +37,7 @@ export async function startHarness(options: { agent?: boolean; deviceId?: string
   const dir = mkdtempSync(join(tmpdir(), 'rampart-console-'));
   const executed: string[] = [];
   const socketPath = join(dir, 'agent.sock');
+  const clock = { now: Date.now() };
   const agent = options.agent === false ? null : await startAgent({
     socketPath,
     stateDir: join(dir, 'agent'),
@@ -46,13 +47,14 @@ export async function startHarness(options: { agent?: boolean; deviceId?: string
     },
     log: () => {},
     actionDelayMs: 10,
+    // The event store runs on the console's test clock, with its upkeep driven by the tests.
+    logs: { now: () => clock.now, background: false },
   });
   const agentClient = new AgentClient(socketPath, { timeoutMs: 3000 });
   const licenceDb = openLicenceDb(join(dir, 'licence.db'));
   const authority = buildAuthority({ db: licenceDb, rateLimit: { max: 10_000, windowMs: 60_000 } });
   await authority.listen({ host: '127.0.0.1', port: 0 });
   const licenceUrl = `http://127.0.0.1:${(authority.server.address() as { port: number }).port}`;
-  const clock = { now: Date.now() };
   const console = await buildConsole({
     db: join(dir, 'panel.db'), agent: agentClient, licenceUrl, deviceId: () => options.deviceId ?? deviceA,
     now: () => clock.now, background: false, webDir: join(dir, 'no-web'),

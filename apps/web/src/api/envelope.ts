@@ -61,6 +61,6 @@ export function handleEnvelope<T>(env: Envelope<T>, options: EnvelopeOptions = {
       throw new ApiError('silent', env.msg, { code: env.code });
     default:
       if (show && options.errorModal !== false) feedback().error({ content: content(env.msg) });
-      throw new ApiError('envelope', env.msg, { code: env.code });
+      throw new ApiError('envelope', env.msg, { code: env.code, data: env.data });
   }
 }

@@ -90,8 +90,11 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
-/** One call of the console API; resolves with the envelope's data. */
-export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+/**
+ * Sends one call and reads its answer with `read`, both under one deadline. Network failures and
+ * timeouts are told to the user and rejected here; statuses are the caller's business.
+ */
+async function send<B>(path: string, options: RequestOptions, accept: string, read: (res: Response) => Promise<B>): Promise<{ res: Response; body: B }> {
   const hasBody = options.body !== undefined;
   const controller = new AbortController();
   let timedOut = false;
@@ -99,16 +102,14 @@ export async function request<T = unknown>(path: string, options: RequestOptions
     timedOut = true;
     controller.abort();
   }, options.timeoutMs ?? defaultTimeoutMs);
-  let res: Response;
-  let body: unknown;
   try {
-    res = await fetch(buildUrl(path, options.query), {
+    const res = await fetch(buildUrl(path, options.query), {
       method: options.method ?? (hasBody ? 'POST' : 'GET'),
-      headers: headersFor(hasBody),
+      headers: { ...headersFor(hasBody), Accept: accept },
       body: hasBody ? JSON.stringify(options.body) : undefined,
       signal: controller.signal,
     });
-    body = await readBody(res);
+    return { res, body: await read(res) };
   } catch (e) {
     const error = timedOut
       ? new ApiError('timeout', i18next.t('error.timeout'))
@@ -118,7 +119,58 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** One call of the console API; resolves with the envelope's data. */
+export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { res, body } = await send(path, options, 'application/json', readBody);
   return handleStatus<T>(res.status, res.statusText, body, options);
+}
+
+/** Downloads (archives, snapshots) may be large and slow to pack: they get longer than ordinary calls. */
+export const blobTimeoutMs = 120_000;
+
+export interface BlobResult {
+  blob: Blob;
+  /** The name from Content-Disposition, when the server sent one. */
+  filename: string | undefined;
+}
+
+function filenameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*("?)([^";]+)\1/i.exec(disposition);
+  return plain?.[2]?.trim() || undefined;
+}
+
+const isJson = (res: Response) => (res.headers.get('Content-Type') ?? '').includes('application/json');
+
+/**
+ * A file from the console API, fetched with the token (a plain link cannot send the Authorization
+ * header). Failures go through the same rules as `request`: 401 signs out, an envelope error shows
+ * its message. A JSON envelope where a file was expected is an error too.
+ */
+export async function fetchBlob(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<BlobResult> {
+  const opts: RequestOptions = { timeoutMs: blobTimeoutMs, ...options, method: 'GET' };
+  const { res, body } = await send(path, opts, '*/*', (r) => r.blob());
+  if (res.ok && !isJson(res)) return { blob: body, filename: filenameOf(res.headers.get('Content-Disposition')) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await body.text()) as unknown;
+  } catch {
+    parsed = undefined;
+  }
+  if (res.ok && !isEnvelope(parsed)) return { blob: body, filename: filenameOf(res.headers.get('Content-Disposition')) };
+  handleStatus(res.status, res.statusText, parsed, opts);
+  // An envelope that succeeded carries no file.
+  throw failure(new ApiError('bad_response', i18next.t('error.not_a_file')), i18next.t('error.request_failed'), opts);
 }
 
 export const get = <T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>

@@ -2,6 +2,7 @@ import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { hiddenPages, sections, tabPermission, type SectionDef } from '@rampart/contracts';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
+import { tabPage } from '../pages/tabPages.ts';
 import { LandingRedirect } from './LandingRedirect.tsx';
 import { RequirePermission } from './RequirePermission.tsx';
 import { TitleSync } from './TitleSync.tsx';
@@ -11,7 +12,8 @@ import { titled } from './title.ts';
  * The whole route tree, built from `sections` and `hiddenPages` in @rampart/contracts:
  * /<section>/<tab> per tab (modal tabs are not routes: they open over the current tab),
  * /<section> redirects to its default tab, each level guarded by its permission key.
- * Pages are loaded lazily so the sign-in page does not carry the signed-in console.
+ * Pages are loaded lazily so the sign-in page does not carry the signed-in console; tabs with a page
+ * of their own are listed in pages/tabPages.ts, the rest show the placeholder.
  */
 
 function RootShell() {
@@ -30,7 +32,7 @@ function tabRoutes(section: SectionDef): RouteObject[] {
       path: tab.key,
       handle: titled(`tab.${section.key}.${tab.key}`),
       element: <RequirePermission permission={tabPermission(section, tab.key)} />,
-      children: [{ index: true, lazy: () => import('../pages/section/TabPlaceholder.tsx').then((m) => ({ Component: m.TabPlaceholder })) }],
+      children: [{ index: true, lazy: tabPage(section.key, tab.key) }],
     }));
 }
 

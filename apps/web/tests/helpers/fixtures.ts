@@ -1,4 +1,7 @@
-import { defaultModuleFlags, permissionsOf, type HomeIndex, type RoleId, type UserInfo } from '@rampart/contracts';
+import {
+  defaultModuleFlags, eventLevels, eventModules, logPeriods, permissionsOf,
+  type BackupRuleView, type HomeIndex, type LogBase, type LogRow, type PhotoRecord, type RoleId, type UserInfo,
+} from '@rampart/contracts';
 
 export function userInfoFor(role: RoleId, extra: Partial<UserInfo> = {}): UserInfo {
   return {
@@ -41,6 +44,76 @@ export function homeIndexFixture(extra: Partial<HomeIndex> = {}): HomeIndex {
     rates: { rx: 1_500_000, tx: 2500, at: 1000 },
     modules: defaultModuleFlags(),
     agent: 'connected',
+    ...extra,
+  };
+}
+
+export function logRow(id: number, extra: Partial<LogRow> = {}): LogRow {
+  return {
+    id,
+    time: new Date(2025, 4, 6, 10, 0, id % 60).getTime(),
+    account: 'admin',
+    module: 'firewall',
+    source: 'nft',
+    ip: '203.0.113.7',
+    level: 'warning',
+    content: `Blocked a port scan #${id}`,
+    solution: 'Blacklist the IP',
+    detail: 'SRC=203.0.113.7 DST=10.0.0.2 DPT=22',
+    repeats: 1,
+    ...extra,
+  };
+}
+
+/** Rows id = from, from-1, … (newest first), `count` of them. */
+export function logRows(from: number, count: number): LogRow[] {
+  return Array.from({ length: count }, (_v, i) => logRow(from - i));
+}
+
+export function logBaseFixture(extra: Partial<LogBase> = {}): LogBase {
+  return {
+    modules: [...eventModules],
+    levels: [...eventLevels],
+    periods: [...logPeriods],
+    mode: 'simple',
+    keep_days: 180,
+    events: 1234,
+    bytes: 5 * 1024 * 1024,
+    ...extra,
+  };
+}
+
+export function photoRecord(id: number, extra: Partial<PhotoRecord> = {}): PhotoRecord {
+  return {
+    id,
+    time: new Date(2025, 4, 6, 11, 0, 0).getTime(),
+    site: 'shop.example.com',
+    ip: '198.51.100.9',
+    method: 'POST',
+    url: `https://shop.example.com/login.php?id=${id}`,
+    headers: 'Host: shop.example.com\nUser-Agent: sqlmap/1.7',
+    post_data: `user=admin' OR 1=1 --&pass=x${'A'.repeat(100)}`,
+    kind: 'website.sql',
+    ...extra,
+  };
+}
+
+export function backupRuleView(id: number, extra: Partial<BackupRuleView> = {}): BackupRuleView {
+  return {
+    id,
+    enabled: true,
+    type: 'ftp',
+    bucket: '',
+    domain: 'ftp.example.com',
+    ip: '',
+    port: 21,
+    username: 'backup',
+    has_password: true,
+    access_id: '',
+    has_access_secret: false,
+    save_path: '/logs',
+    remark: 'office NAS',
+    last: null,
     ...extra,
   };
 }

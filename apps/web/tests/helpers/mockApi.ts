@@ -3,6 +3,8 @@ import { vi } from 'vitest';
 export interface MockReply {
   status?: number;
   body?: unknown;
+  /** A file instead of a JSON body (downloads), with its own headers. */
+  file?: { text: string; headers?: Record<string, string> };
 }
 
 export type Handler = MockReply | ((call: ApiCall) => MockReply | Promise<MockReply>);
@@ -16,6 +18,14 @@ export interface ApiCall {
 }
 
 export const ok = (data: unknown, msg = ''): MockReply => ({ body: { code: 0, msg, data } });
+
+/** HTTP 400 as the console answers bad input: code 2, a message, and the field it belongs to. */
+export const refused = (msg: string, field?: string): MockReply => ({ status: 400, body: { code: 2, msg, lang: 'en-US', ...(field ? { data: { field } } : {}) } });
+
+/** A file download (archive, snapshot). */
+export const file = (text: string, name?: string): MockReply => ({
+  file: { text, headers: name ? { 'Content-Disposition': `attachment; filename="${name}"` } : {} },
+});
 
 /**
  * Replaces fetch with a table of "METHOD /path" → reply (path without /magapi and the query).
@@ -37,6 +47,9 @@ export function mockApi(handlers: Record<string, Handler>) {
     calls.push(call);
     const handler = handlers[`${method} ${path}`];
     const reply = typeof handler === 'function' ? await handler(call) : (handler ?? { status: 404, body: { code: 2, msg: 'not mocked' } });
+    if (reply.file) {
+      return new Response(reply.file.text, { status: reply.status ?? 200, headers: { 'Content-Type': 'application/octet-stream', ...reply.file.headers } });
+    }
     const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
     return new Response(text, { status: reply.status ?? 200, headers: { 'Content-Type': 'application/json' } });
   });

@@ -1,7 +1,7 @@
-import type { RoleId, UserInfo } from '@rampart/contracts';
+import { defaultLogSettings, type RoleId, type UserInfo } from '@rampart/contracts';
 import { setToken } from '../../src/storage/token.ts';
 import { installFakeWebSocket } from './fakeWebSocket.ts';
-import { homeIndexFixture, userInfoFor } from './fixtures.ts';
+import { homeIndexFixture, logBaseFixture, userInfoFor } from './fixtures.ts';
 import { mockApi, ok, type Handler } from './mockApi.ts';
 
 /** A signed-in browser for `role`: token stored, the console's answers mocked, a fake websocket. */
@@ -15,6 +15,14 @@ export function signedInAs(role: RoleId, extra: { info?: Partial<UserInfo>; hand
     'GET /home/index': ok(homeIndexFixture()),
     'GET /home/performance': ok({ rx: 0, tx: 0, at: 0 }),
     'POST /logout': ok(null),
+    // The pages of the log section and the system settings this build has: empty, unless a test says otherwise.
+    'GET /log/system': ok({ list: [], more: false }),
+    'GET /log/system/base': ok(logBaseFixture()),
+    'GET /log/notice': ok({ count: 0, list: null }),
+    'GET /log/photo': ok({ list: [], more: false }),
+    'GET /log/photo/base': ok({ count: 0, keep_days: 30 }),
+    'GET /system/log': ok(defaultLogSettings),
+    'GET /system/log_backup': ok({ rules: [] }),
     ...extra.handlers,
   });
 }

@@ -4,10 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { fetchUnread } from '../../api/endpoints.ts';
+import { unreadKey } from '../../session/unread.ts';
 import { useCan } from '../../session/useUserInfo.ts';
 import { useTopic } from '../../ws/hooks.ts';
-
-const unreadKey = ['notice', 'unread'] as const;
 
 /** Unread notices; shown only to roles that may read the event log. Live over the 'notice' topic. */
 export function NoticeBadge() {

@@ -1,0 +1,23 @@
+import type { ComponentType } from 'react';
+
+/** A lazily loaded tab page, in the shape react-router's `lazy` expects. */
+export type TabPageLoader = () => Promise<{ Component: ComponentType }>;
+
+/**
+ * The tabs this build has pages for, keyed `section/tab`. Every other tab shows the placeholder
+ * that says it is not in this build yet.
+ */
+export const tabPages: Readonly<Record<string, TabPageLoader>> = {
+  'log/system': () => import('./log/SystemLogPage.tsx').then((m) => ({ Component: m.SystemLogPage })),
+  'log/notice': () => import('./log/NoticePage.tsx').then((m) => ({ Component: m.NoticePage })),
+  'log/photo': () => import('./log/PhotoPage.tsx').then((m) => ({ Component: m.PhotoPage })),
+  'system/basic': () => import('./system/BasicSettingsPage.tsx').then((m) => ({ Component: m.BasicSettingsPage })),
+  'system/log': () => import('./system/BackupRulesPage.tsx').then((m) => ({ Component: m.BackupRulesPage })),
+};
+
+const placeholder: TabPageLoader = () => import('./section/TabPlaceholder.tsx').then((m) => ({ Component: m.TabPlaceholder }));
+
+/** The page of `section/tab`, or the placeholder. */
+export function tabPage(section: string, tab: string): TabPageLoader {
+  return tabPages[`${section}/${tab}`] ?? placeholder;
+}

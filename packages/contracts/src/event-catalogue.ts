@@ -1,0 +1,129 @@
+import type { Language } from './i18n.ts';
+import type { EventCategory, EventParams } from './events.ts';
+
+type Texts = Record<Language, string>;
+
+interface EventKindDef {
+  category: EventCategory;
+  /**
+   * Simple log mode folds repeats of this kind from one IP on one day into one row. Administrative
+   * actions are never folded: each one is kept with its account and IP.
+   */
+  foldable: boolean;
+  content: Texts;
+  solution?: Texts;
+}
+
+/** Names of the modules and of the panel, as events and notices show them. */
+export const eventModuleNames: Record<string, Texts> = {
+  system: { 'zh-CN': '系统', 'en-US': 'System' },
+  firewall: { 'zh-CN': '防火墙', 'en-US': 'Firewall' },
+  trojan: { 'zh-CN': '木马防护', 'en-US': 'Trojan protection' },
+  remote: { 'zh-CN': '远程桌面防护', 'en-US': 'Remote login protection' },
+  account: { 'zh-CN': '用户防护', 'en-US': 'User protection' },
+  tamper: { 'zh-CN': '防篡改', 'en-US': 'Tamper protection' },
+  process: { 'zh-CN': '进程防护', 'en-US': 'Process protection' },
+  website: { 'zh-CN': '网站防护', 'en-US': 'Website protection' },
+  cloud: { 'zh-CN': '云防护', 'en-US': 'Cloud protection' },
+};
+
+export const eventLevelNames: Record<string, Texts> = {
+  info: { 'zh-CN': '信息', 'en-US': 'Info' },
+  warning: { 'zh-CN': '警告', 'en-US': 'Warning' },
+  critical: { 'zh-CN': '严重', 'en-US': 'Critical' },
+};
+
+/**
+ * Every event kind. Placeholders: `{name}` is the raw parameter; `{name|module}` shows a module
+ * key by its name; `{name|onoff}` shows 1/0 as on/off.
+ */
+export const eventKinds = {
+  'panel.action': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 执行了操作：{action}（{result}）', 'en-US': '{account} performed: {action} ({result})' },
+  },
+  'panel.login_ok': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '账号 {account} 登录面板成功', 'en-US': 'Account {account} signed in to the panel' },
+  },
+  'panel.login_failed': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '账号 {account} 登录面板失败', 'en-US': 'Failed panel sign-in for account {account}' },
+    solution: { 'zh-CN': '如非本人操作，请将该 IP 加入黑名单并修改密码', 'en-US': 'If this was not you, blacklist the IP and change the password' },
+  },
+  'panel.login_locked': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '登录失败次数过多，IP {ip} 今日已被锁定', 'en-US': 'Too many failed sign-ins: IP {ip} is locked for today' },
+    solution: { 'zh-CN': '确认是否为暴力破解；可在面板设置中调整登录错误次数', 'en-US': 'Check for password guessing; the login error count is in the panel settings' },
+  },
+  'panel.logout': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '账号 {account} 退出登录', 'en-US': 'Account {account} signed out' },
+  },
+  'module.switched': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{module|module} 已{status|onoff}', 'en-US': '{module|module} turned {status|onoff}' },
+  },
+  'log.retention': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '按保留天数（{days} 天）清理了 {count} 条日志', 'en-US': 'Removed {count} log records older than {days} days' },
+  },
+  'log.disk_alert': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '日志占用磁盘 {size_mb} MB，超过告警值 {limit_mb} MB', 'en-US': 'Logs use {size_mb} MB of disk, above the alert limit of {limit_mb} MB' },
+    solution: { 'zh-CN': '缩短日志保留天数，或配置日志备份后清理', 'en-US': 'Shorten the keep days, or back the logs up and clear them' },
+  },
+  'log.backup_ok': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '日志归档 {file} 已备份到 {target}', 'en-US': 'Log archive {file} backed up to {target}' },
+  },
+  'log.backup_failed': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '日志归档 {file} 备份到 {target} 失败：{reason}', 'en-US': 'Backing up log archive {file} to {target} failed: {reason}' },
+    solution: { 'zh-CN': '检查备份规则的地址、账号和密钥；系统会自动重试', 'en-US': 'Check the rule\'s address, account and keys; it is retried automatically' },
+  },
+  'log.photos_cleared': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 清空了请求快照（{count} 条）', 'en-US': '{account} cleared the request snapshots ({count})' },
+  },
+} satisfies Record<string, EventKindDef>;
+
+export type EventKind = keyof typeof eventKinds;
+const kindTable: Record<string, EventKindDef | undefined> = eventKinds;
+
+export function eventKindDef(kind: string): EventKindDef | undefined {
+  return kindTable[kind];
+}
+
+const onOff: Record<string, Texts> = {
+  '1': { 'zh-CN': '开启', 'en-US': 'on' },
+  '0': { 'zh-CN': '关闭', 'en-US': 'off' },
+};
+
+/** Fills a catalogue template; a missing parameter shows as an empty string, never as `{name}`. */
+export function fillTemplate(template: string, params: EventParams, lang: Language): string {
+  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff))?\}/g, (_, name: string, format?: string) => {
+    const raw = params[name];
+    if (raw === undefined) return '';
+    const text = String(raw);
+    if (format === 'module') return eventModuleNames[text]?.[lang] ?? text;
+    if (format === 'onoff') return onOff[text]?.[lang] ?? text;
+    return text;
+  });
+}
+
+/** The words of an event in one language. An unknown kind (from a newer build) still reads. */
+export function renderEvent(kind: string, params: EventParams, lang: Language): { content: string; solution: string } {
+  const def = kindTable[kind];
+  if (!def) return { content: `${kind} ${JSON.stringify(params)}`, solution: '' };
+  return { content: fillTemplate(def.content[lang], params, lang), solution: def.solution ? fillTemplate(def.solution[lang], params, lang) : '' };
+}
+
+/** Kinds whose words (in `lang`) contain `text`: the keyword filter matches these as well as raw fields. */
+export function kindsMatching(text: string, lang: Language): string[] {
+  const needle = text.toLowerCase();
+  const words = (template: string | undefined) => (template ?? '').replace(/\{[^}]*\}/g, ' ').toLowerCase();
+  return Object.entries(kindTable)
+    .filter(([, def]) => def !== undefined && (words(def.content[lang]).includes(needle) || words(def.solution?.[lang]).includes(needle)))
+    .map(([kind]) => kind);
+}

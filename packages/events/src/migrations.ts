@@ -1,0 +1,63 @@
+/**
+ * Schema history of the event store. Each entry moves the schema from version i to i + 1
+ * (PRAGMA user_version); entries are never edited once shipped, only appended.
+ *
+ * events.fold_day is the local day (yyyymmdd) of a row that simple log mode may fold repeats into,
+ * NULL for rows that are never folded (full mode, admin actions, no IP). The partial unique index on
+ * (fold_day, kind, ip) is the UPSERT target. Row counts live in `counters`, kept in the same
+ * transactions as the rows, so stats stay O(1) on millions of rows.
+ */
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE events (
+    id       INTEGER PRIMARY KEY,
+    time     INTEGER NOT NULL,
+    kind     TEXT NOT NULL,
+    module   TEXT NOT NULL,
+    level    TEXT NOT NULL,
+    source   TEXT NOT NULL,
+    account  TEXT NOT NULL,
+    ip       TEXT NOT NULL,
+    params   TEXT NOT NULL,
+    detail   TEXT NOT NULL,
+    repeats  INTEGER NOT NULL DEFAULT 0,
+    fold_day INTEGER
+  ) STRICT;
+  CREATE INDEX events_time ON events (time);
+  CREATE INDEX events_module_time ON events (module, time);
+  CREATE INDEX events_level_time ON events (level, time);
+  CREATE INDEX events_ip_time ON events (ip, time);
+  CREATE UNIQUE INDEX events_fold ON events (fold_day, kind, ip) WHERE fold_day IS NOT NULL;
+
+  CREATE TABLE photos (
+    id        INTEGER PRIMARY KEY,
+    time      INTEGER NOT NULL,
+    site      TEXT NOT NULL,
+    ip        TEXT NOT NULL,
+    method    TEXT NOT NULL,
+    url       TEXT NOT NULL,
+    headers   TEXT NOT NULL,
+    post_data TEXT NOT NULL,
+    kind      TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX photos_time ON photos (time);
+  CREATE INDEX photos_ip_time ON photos (ip, time);
+
+  CREATE TABLE notices (
+    id         INTEGER PRIMARY KEY,
+    kind       TEXT NOT NULL,
+    params     TEXT NOT NULL,
+    dedupe_key TEXT,
+    add_time   INTEGER NOT NULL,
+    readed     INTEGER NOT NULL DEFAULT 0 CHECK (readed IN (0, 1))
+  ) STRICT;
+  CREATE UNIQUE INDEX notices_unread_dedupe ON notices (dedupe_key) WHERE dedupe_key IS NOT NULL AND readed = 0;
+  CREATE INDEX notices_readed ON notices (readed);
+
+  CREATE TABLE counters (
+    name  TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO counters (name, value) VALUES ('events', 0), ('photos', 0);
+  `,
+];
