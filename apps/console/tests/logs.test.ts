@@ -155,6 +155,12 @@ describe('log download', () => {
     expect(lines[1]).toContain('"x,""y"""');
     // A cell that a spreadsheet would run as a formula is defused.
     expect(lines[1]).toContain(`'=cmd|calc`);
+    // Kept 24 hours, then gone (asked of the service directly: a day later the session has ended too).
+    const saved = h.clock.now;
+    h.clock.now += 24 * 60 * 60 * 1000 + 1;
+    expect(await h.console.ctx.downloads.readyFile(job.file)).toBeUndefined();
+    expect(h.console.ctx.downloads.status(job.job)).toBeUndefined();
+    h.clock.now = saved;
   });
 
   it('cancels, and refuses unknown jobs and files', async () => {

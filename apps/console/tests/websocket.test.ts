@@ -57,6 +57,21 @@ describe('websocket /ws', () => {
     expect(m.data.tx).toBeGreaterThanOrEqual(0);
   });
 
+  it('keeps the notice badge live: the count on subscribing, then each change, whoever raised it', async () => {
+    const ws = await connect(token);
+    const first = next(ws, 'notice');
+    ws.send(JSON.stringify({ act: 'sub', data: 'notice' }));
+    expect((await first).data).toEqual({ unread: 0 });
+    // The agent raises a notice on its own (as a detection would): the poll picks it up.
+    const raised = next(ws, 'notice');
+    await h.agentClient.call('notices.raise', { kind: 'attack', params: { module: 'firewall', summary: 'port scan from 192.0.2.1' } });
+    expect((await raised).data).toEqual({ unread: 1 });
+    // A change made through the console is pushed at once.
+    const read = next(ws, 'notice');
+    await h.app.inject({ method: 'POST', url: '/magapi/log/notice/readed?ids=all', headers: { authorization: `Bearer ${token}` } });
+    expect((await read).data).toEqual({ unread: 0 });
+  });
+
   it('broadcasts chat to every subscriber, and answers bad messages without dropping the socket', async () => {
     const a = await connect(token);
     const b = await connect(await h.login('admin', (await registeredPassword())));
