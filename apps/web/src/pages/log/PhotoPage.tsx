@@ -1,5 +1,5 @@
 import { ClearOutlined, DownloadOutlined } from '@ant-design/icons';
-import { App, Button, Descriptions, Flex, Modal, Space, Spin, Table, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Descriptions, Flex, Modal, Space, Spin, Typography, type TableColumnsType } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import { useCan } from '../../session/useUserInfo.ts';
 import { saveBlob } from '../../utils/download.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
-import { ListFooter } from './ListFooter.tsx';
+import { CursorTable } from './CursorTable.tsx';
 import { monospace } from './LogDetailDrawer.tsx';
 import { LogFilterBar } from './LogFilterBar.tsx';
 import { useCursorList } from './useCursorList.ts';
@@ -142,19 +142,7 @@ export function PhotoPage() {
           {t('log.photo.base_hint', { count: base.data.count, days: base.data.keep_days })}
         </Typography.Text>
       )}
-      <Table<PhotoRecord>
-        style={{ marginTop: 8 }}
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={list.rows}
-        loading={list.loading}
-        pagination={false}
-        scroll={{ x: 1000 }}
-        onRow={(row) => ({ onClick: () => setDetail(row), style: { cursor: 'pointer' }, ...testId(`photo-row-${row.id}`) })}
-        data-testid="photo-table"
-      />
-      <ListFooter prefix="photo" hasMore={list.hasMore} exhausted={list.exhausted} loading={list.loadingMore} onMore={list.loadMore} />
+      <CursorTable<PhotoRecord> prefix="photo" columns={columns} list={list} scrollX={1000} onOpen={setDetail} />
       <PhotoModal row={detail} onClose={() => setDetail(null)} />
     </div>
   );

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Badge, Button, Flex, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Badge, Button, Flex, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,9 +9,8 @@ import { issuesToErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime, formatSize } from '../../utils/format.ts';
-import { testId } from '../../utils/testId.ts';
 import { DownloadModal } from './DownloadModal.tsx';
-import { ListFooter } from './ListFooter.tsx';
+import { CursorTable } from './CursorTable.tsx';
 import { LogDetailDrawer } from './LogDetailDrawer.tsx';
 import { LogFilterBar } from './LogFilterBar.tsx';
 import { levelColour, levelName, moduleName } from './names.ts';
@@ -96,19 +95,7 @@ export function SystemLogPage() {
         )}
       </Flex>
       {base.data && <BaseHint base={base.data} />}
-      <Table<LogRow>
-        style={{ marginTop: 8 }}
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={list.rows}
-        loading={list.loading}
-        pagination={false}
-        scroll={{ x: 900 }}
-        onRow={(row) => ({ onClick: () => setDetail(row), style: { cursor: 'pointer' }, ...testId(`log-row-${row.id}`) })}
-        data-testid="log-table"
-      />
-      <ListFooter prefix="log" hasMore={list.hasMore} exhausted={list.exhausted} loading={list.loadingMore} onMore={list.loadMore} />
+      <CursorTable<LogRow> prefix="log" columns={columns} list={list} scrollX={900} onOpen={setDetail} />
       <LogDetailDrawer row={detail} onClose={() => setDetail(null)} />
       <DownloadModal state={download.state} onCancel={download.cancel} onClose={download.close} onAgain={download.again} />
     </div>
