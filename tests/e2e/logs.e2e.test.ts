@@ -25,6 +25,24 @@ async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
   return res.json() as Promise<{ code: number; msg: string; data: never }>;
 }
 
+/** Picks a language with the header's switch (stored, told to the server, page reloaded). */
+async function switchLanguage(label: 'English' | '简体中文', menuText: RegExp) {
+  await page.click(id('lang-switch'));
+  await page.click(`.ant-select-item-option:has-text("${label}")`);
+  await page.waitForLoadState('load');
+  await expect.poll(() => page.textContent(id('menu-log')), { timeout: 10_000 }).toMatch(menuText);
+}
+
+/** Runs `check` on the current page in English, then goes back to Chinese. */
+async function inEnglish(check: () => Promise<void>) {
+  await switchLanguage('English', /[A-Za-z]/);
+  try {
+    await check();
+  } finally {
+    await switchLanguage('简体中文', /[\u4e00-\u9fff]/);
+  }
+}
+
 beforeAll(async () => {
   product = await startProduct();
   const reg = await (await fetch(`${product.base}/magapi/register`, {
@@ -56,12 +74,10 @@ describe('the log section and log settings in a real browser', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.isVisible(id('log-no-more'))).toBe(true);
 
-    await page.evaluate(() => localStorage.setItem('rampart.lang', 'en-US'));
-    await page.reload();
-    await page.waitForSelector(id('log-table'));
-    await expect.poll(() => page.textContent(id('log-table'))).toContain('signed in to the panel');
-    await page.evaluate(() => localStorage.setItem('rampart.lang', 'zh-CN'));
-    await page.reload();
+    await inEnglish(async () => {
+      await page.waitForSelector(id('log-table'));
+      await expect.poll(() => page.textContent(id('log-table'))).toContain('signed in to the panel');
+    });
     await page.waitForSelector(id('log-table'));
   });
 
@@ -82,6 +98,11 @@ describe('the log section and log settings in a real browser', () => {
     await expect.poll(() => page.textContent(id('notice-table')), { timeout: 10_000 }).toContain('防护模块已关闭');
     await page.click(id('notice-mark-all'));
     await expect.poll(async () => (await api('GET', '/log/notice/unread')).data, { timeout: 10_000 }).toEqual({ unread: 0 });
+    await inEnglish(async () => {
+      await page.waitForSelector(id('notice-table'));
+      await expect.poll(() => page.textContent(id('notice-table'))).toContain('Protection module turned off');
+      expect(await page.textContent(id('log-notice-page'))).toContain('Mark all as read');
+    });
   });
 
   it('shows request snapshots and clears them after confirmation', async () => {
@@ -99,6 +120,11 @@ describe('the log section and log settings in a real browser', () => {
     await page.waitForSelector(id('photo-detail'));
     await expect.poll(() => page.textContent(id('photo-detail'))).toContain('UNION SELECT password');
     await page.keyboard.press('Escape');
+    await inEnglish(async () => {
+      await page.waitForSelector(id('photo-table'));
+      await expect.poll(() => page.textContent(id('log-photo-page'))).toContain('Request type');
+      expect(await page.textContent(id('log-photo-page'))).toContain('1 snapshots · kept 90 days');
+    });
     await page.click(id('photo-clear'));
     await page.click(id('photo-clear-confirm'));
     await expect.poll(async () => (await api('GET', '/log/photo/base')).data, { timeout: 10_000 }).toMatchObject({ count: 0 });
