@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultLogSettings, type BackupRuleInput } from '@rampart/contracts';
+import { defaultLogSettings, localDay, type BackupRuleInput } from '@rampart/contracts';
 import { LogService } from '../src/logs/log-service.ts';
-import { localDay } from '../src/logs/archives.ts';
 // Real peers, shared with the packages' own tests: rsyslogd, ftp-srv and s3rver on loopback.
 import { Rsyslog, freePort } from '../../../packages/syslog/tests/rsyslog.ts';
 import { startFtpServer } from '../../../packages/log-backup/tests/support/ftp-server.ts';

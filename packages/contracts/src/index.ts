@@ -2,6 +2,7 @@ export * from './permissions.ts';
 export * from './modules.ts';
 export * from './routes.ts';
 export * from './validators.ts';
+export * from './local-time.ts';
 export * from './envelope.ts';
 export * from './i18n.ts';
 export * from './messages.ts';

@@ -3,7 +3,7 @@ import { readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import type { EventRecord } from '@rampart/contracts';
+import { localDay, type EventRecord } from '@rampart/contracts';
 
 /** What an archive is cut from: the store's events of a time range, in id order. */
 export interface ArchiveSource {
@@ -11,11 +11,6 @@ export interface ArchiveSource {
 }
 
 const archivePattern = /^events-(\d{4}-\d{2}-\d{2})\.jsonl\.gz$/;
-
-export function localDay(time: number): string {
-  const d = new Date(time);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
 
 export function dayStart(day: string): number {
   const [y, m, d] = day.split('-').map(Number);

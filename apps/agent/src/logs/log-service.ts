@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { openEventStore, type EventStore } from '@rampart/events';
-import type { EventInput, NoticeInput } from '@rampart/contracts';
+import { localDay, type EventInput, type NoticeInput } from '@rampart/contracts';
 import type { AgentHandlers } from '../protocol/dispatch.ts';
-import { Archives, dayStart, localDay } from './archives.ts';
+import { Archives, dayStart } from './archives.ts';
 import { runBackups, type BackupResult } from './backup-runner.ts';
 import { LogConfigStore } from './log-config-store.ts';
 import { SecretBox } from './sealed-secrets.ts';
@@ -82,10 +82,7 @@ export class LogService {
       'events.append': async ({ events }) => ({ accepted: store.append(events) }),
       'events.query': async (query) => store.query(query),
       'events.get': async ({ id }) => store.get(id) ?? null,
-      'events.stats': async () => {
-        const stats = store.stats();
-        return { ...stats, bytes: stats.bytes + (await this.archives.bytes()) };
-      },
+      'events.stats': async () => ({ ...store.stats(), bytes: await this.logBytes() }),
       'notices.raise': async (input) => ({ id: store.raiseNotice(input) }),
       'notices.list': async ({ offset, limit }) => store.listNotices(offset, limit),
       'notices.get': async ({ id, mark_read }) => store.getNotice(id, mark_read) ?? null,
@@ -133,11 +130,16 @@ export class LogService {
     return removed;
   }
 
+  /** What the logs take on disk: the store's files and the archives. */
+  async logBytes(): Promise<number> {
+    return this.store.stats().bytes + (await this.archives.bytes());
+  }
+
   /** Raises the disk alert (at most one notice a day) when the log store outgrows the limit. */
   async checkDiskUse(): Promise<boolean> {
     const limit = this.config.settings.disk_limit_mb;
     if (limit === 0) return false;
-    const bytes = this.store.stats().bytes + (await this.archives.bytes());
+    const bytes = await this.logBytes();
     const sizeMb = Math.round(bytes / (1024 * 1024));
     if (bytes <= limit * 1024 * 1024) return false;
     const params = { size_mb: sizeMb, limit_mb: limit };

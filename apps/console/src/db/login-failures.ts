@@ -1,20 +1,17 @@
+import { localDay } from '@rampart/contracts';
 import type { Db } from './database.ts';
 
-/** The local calendar day a failure counts against ("blocked per day"). */
-export function dayOf(now: number): string {
-  const d = new Date(now);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
+// A failure counts against the local calendar day it happened on ("blocked per day").
 
 export function failuresToday(db: Db, ip: string, now: number): number {
-  const row = db.prepare('SELECT count FROM login_failures WHERE ip = ? AND day = ?').get(ip, dayOf(now)) as
+  const row = db.prepare('SELECT count FROM login_failures WHERE ip = ? AND day = ?').get(ip, localDay(now)) as
     | { count: number }
     | undefined;
   return row?.count ?? 0;
 }
 
 export function addFailure(db: Db, ip: string, now: number): number {
-  const day = dayOf(now);
+  const day = localDay(now);
   db.prepare(
     'INSERT INTO login_failures (ip, day, count) VALUES (?, ?, 1) ON CONFLICT(ip, day) DO UPDATE SET count = count + 1',
   ).run(ip, day);
@@ -23,5 +20,5 @@ export function addFailure(db: Db, ip: string, now: number): number {
 }
 
 export function clearFailures(db: Db, ip: string, now: number): void {
-  db.prepare('DELETE FROM login_failures WHERE ip = ? AND day = ?').run(ip, dayOf(now));
+  db.prepare('DELETE FROM login_failures WHERE ip = ? AND day = ?').run(ip, localDay(now));
 }

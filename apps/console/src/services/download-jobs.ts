@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import {
-  downloadKeepMs, eventLevelNames, eventModuleNames, renderEvent, translate,
+  downloadKeepMs, eventLevelNames, eventModuleNames, localDateTime, renderEvent, translate,
   type DownloadJob, type EventQuery, type EventRecord, type Language, type MessageKey,
 } from '@rampart/contracts';
 import type { AgentPort } from '../context.ts';
@@ -37,16 +37,10 @@ function csvField(value: string | number): string {
   return /[",\r\n]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-function localTime(time: number): string {
-  const d = new Date(time);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
 function csvRow(record: EventRecord, lang: Language): string {
   const { content, solution } = renderEvent(record.kind, record.params, lang);
   return [
-    record.id, localTime(record.time), eventLevelNames[record.level]?.[lang] ?? record.level,
+    record.id, localDateTime(record.time), eventLevelNames[record.level]?.[lang] ?? record.level,
     eventModuleNames[record.module]?.[lang] ?? record.module, record.source, record.account, record.ip,
     content, solution, record.detail, record.repeats + 1,
   ].map(csvField).join(',') + '\r\n';

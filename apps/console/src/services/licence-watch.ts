@@ -1,14 +1,10 @@
+import { localDay } from '@rampart/contracts';
 import type { ConsoleContext } from '../context.ts';
 import { getRegistration } from '../db/registration.ts';
 
 const day = 24 * 60 * 60 * 1000;
 /** A notice is raised when the licence has this many days or fewer left. */
 export const licenceWarnDays = 7;
-
-function localDate(time: number): string {
-  const d = new Date(time);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
 
 /**
  * Raises the "licence about to expire" notice once per day while the licence has a week or less
@@ -24,8 +20,8 @@ export async function checkLicenceExpiry(ctx: ConsoleContext): Promise<boolean> 
   try {
     const { id } = await ctx.agent.call('notices.raise', {
       kind: 'licence_expiring',
-      params: { days, date: localDate(registration.expires_at) },
-      dedupe_key: `licence_expiring:${localDate(now)}`,
+      params: { days, date: localDay(registration.expires_at) },
+      dedupe_key: `licence_expiring:${localDay(now)}`,
     });
     if (id !== null) await ctx.noticeFeed.refresh();
     return id !== null;

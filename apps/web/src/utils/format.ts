@@ -1,3 +1,5 @@
+import { localDateTime, localDay } from '@rampart/contracts';
+
 /* Display helpers for sizes, speeds and dates (spec, section 9). */
 
 const sizeUnits = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
@@ -31,15 +33,7 @@ export function percentOf(used: number, total: number): number {
 }
 
 /** An epoch-milliseconds date as YYYY-MM-DD, the same in both languages. */
-export function formatDate(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
+export const formatDate = localDay;
 
 /** An epoch-milliseconds time as YYYY-MM-DD HH:mm:ss (local), the same in both languages. */
-export function formatDateTime(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${formatDate(ms)} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
+export const formatDateTime = localDateTime;
