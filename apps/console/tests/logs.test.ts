@@ -286,3 +286,20 @@ describe('who may read the logs', () => {
     expect(refused.list.some((r) => r.content.includes('POST /magapi/log/photo') && r.content.includes('refused'))).toBe(true);
   });
 });
+
+describe('while the agent is away', () => {
+  it('the log calls answer that the protection service is not connected, never a 500', async () => {
+    const away = await startHarness({ agent: false });
+    try {
+      const admin2 = await away.register();
+      const t = await away.login(admin2.username, admin2.password);
+      for (const [method, url] of [['GET', '/log/system'], ['GET', '/log/notice'], ['GET', '/system/log'], ['POST', '/log/photo']] as const) {
+        const res = await away.app.inject({ method, url: `/magapi${url}`, headers: { ...auth(t), 'accept-language': 'en-US' } });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.json(), url).toMatchObject({ code: 2, msg: 'The protection service is not connected' });
+      }
+    } finally {
+      await away.close();
+    }
+  });
+});

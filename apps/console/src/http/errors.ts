@@ -1,12 +1,13 @@
 import { isMessageKey, type MessageKey } from '@rampart/contracts';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { refuse } from './reply.ts';
+import { AgentCallError, AgentUnavailableError } from '@rampart/agent-client';
+import { failure, refuse } from './reply.ts';
 import { requestLanguage } from './language.ts';
 
 /**
  * Every failure leaves as an envelope in the caller's language: bad input is a 400 naming the
- * broken rule, never a 500; only a real fault is a 500, and it is logged.
+ * broken rule, never a 500; the agent being away is a message; only a real fault is a 500, and it is logged.
  */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -17,6 +18,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
       // The field the message belongs to, as a dotted path (`syslog.servers.0.host`), so forms can mark it.
       const field = (first?.instancePath ?? '').split('/').filter(Boolean).join('.');
       return refuse(reply, 400, key, field ? { field } : undefined);
+    }
+    // A route that needs the agent while it is away (or refusing) gets a message the user can act
+    // on, not a 500. Routes with a better answer (a saved desired state) catch it themselves.
+    if (error instanceof AgentUnavailableError || error instanceof AgentCallError) {
+      request.log.warn({ err: error }, 'agent call failed');
+      return reply.code(200).send(failure(request, 'agent_unreachable'));
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return refuse(reply, 413, 'body_too_large');

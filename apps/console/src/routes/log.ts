@@ -10,7 +10,6 @@ import { perm } from '../http/access.ts';
 import { failure, ok } from '../http/reply.ts';
 import { periodRange } from '../services/log-periods.ts';
 import type { DownloadFilters } from '../services/download-jobs.ts';
-import { agentOr } from './agent-or.ts';
 
 type Filters = Pick<z.output<typeof logSystemQuerySchema>, 'period' | 'module' | 'level' | 'ip' | 'keyword'>;
 
@@ -36,20 +35,17 @@ export const logRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async (
   app.get('/log/system', { config: { access: perm('log', 'query') }, schema: { querystring: logSystemQuerySchema } }, async (request) => {
     const { before, size, t: _t, ...filters } = request.query;
     const query: EventQuery = { ...eventFilters(filters, request.lang, ctx.now()), limit: size ?? 20, ...(before ? { before } : {}) };
-    return agentOr(request, async () => {
-      const page = await ctx.agent.call('events.query', query);
-      return ok(request, { list: page.list.map((r) => logRow(r, request.lang)), more: page.more });
-    });
+    const page = await ctx.agent.call('events.query', query);
+    return ok(request, { list: page.list.map((r) => logRow(r, request.lang)), more: page.more });
   });
 
-  app.get('/log/system/base', { config: { access: perm('log', 'query') }, schema: { querystring: noQuerySchema } }, async (request) =>
-    agentOr(request, async () => {
-      const [settings, stats] = await Promise.all([ctx.agent.call('logs.settings.get', {}), ctx.agent.call('events.stats', {})]);
-      return ok(request, {
-        modules: [...eventModules], levels: [...eventLevels], periods: [...logPeriods],
-        mode: settings.mode, keep_days: settings.keep_days, events: stats.events, bytes: stats.bytes,
-      });
-    }));
+  app.get('/log/system/base', { config: { access: perm('log', 'query') }, schema: { querystring: noQuerySchema } }, async (request) => {
+    const [settings, stats] = await Promise.all([ctx.agent.call('logs.settings.get', {}), ctx.agent.call('events.stats', {})]);
+    return ok(request, {
+      modules: [...eventModules], levels: [...eventLevels], periods: [...logPeriods],
+      mode: settings.mode, keep_days: settings.keep_days, events: stats.events, bytes: stats.bytes,
+    });
+  });
 
   app.get('/log/system/download', { config: { access: perm('log', 'export') }, schema: { querystring: logDownloadQuerySchema } }, async (request) => {
     const q = request.query;
