@@ -31,10 +31,7 @@ export class EventSink {
       this.queue.splice(0, this.queue.length - maxQueued);
       this.dropped++;
     }
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, this.intervalMs);
+    this.flushIn(this.intervalMs);
   }
 
   /** Sends what is queued; resolves when it is stored or has been put back for a retry. */
@@ -63,7 +60,7 @@ export class EventSink {
       } catch (error) {
         this.queue.unshift(...batch);
         this.log(`event store unreachable, ${this.queue.length} records wait: ${error instanceof Error ? error.message : String(error)}`);
-        this.retryLater();
+        this.flushIn(Math.max(this.intervalMs, 2000));
         return;
       }
     }
@@ -73,11 +70,12 @@ export class EventSink {
     }
   }
 
-  private retryLater(): void {
+  /** One pending flush at a time; it never keeps the process alive on its own. */
+  private flushIn(delayMs: number): void {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.flush();
-    }, Math.max(this.intervalMs, 2000));
+    }, delayMs);
     this.timer.unref();
   }
 }
