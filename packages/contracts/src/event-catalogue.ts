@@ -14,12 +14,12 @@ interface EventKindDef {
   solution?: Texts;
 }
 
-/** Names of the modules and of the panel, as events and notices show them. */
+/** Names of the modules and of the panel, as events and notices show them (the same words as the menu). */
 export const eventModuleNames: Record<string, Texts> = {
   system: { 'zh-CN': '系统', 'en-US': 'System' },
   firewall: { 'zh-CN': '防火墙', 'en-US': 'Firewall' },
   trojan: { 'zh-CN': '木马防护', 'en-US': 'Trojan protection' },
-  remote: { 'zh-CN': '远程桌面防护', 'en-US': 'Remote login protection' },
+  remote: { 'zh-CN': '远程防护', 'en-US': 'Remote protection' },
   account: { 'zh-CN': '用户防护', 'en-US': 'User protection' },
   tamper: { 'zh-CN': '防篡改', 'en-US': 'Tamper protection' },
   process: { 'zh-CN': '进程防护', 'en-US': 'Process protection' },
