@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import { startAgent, type AgentOptions, type RunningAgent } from '../src/index.ts';
 
 export interface TestAgent extends RunningAgent {
@@ -16,6 +17,23 @@ export interface TestAgent extends RunningAgent {
 
 export async function makeTempDir(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'rampart-agent-test-'));
+}
+
+/**
+ * For a test file: `cleanups` run after each test, last first; `tempDir()` makes a folder that goes
+ * with them.
+ */
+export function useCleanups(): { cleanups: (() => Promise<void> | void)[]; tempDir: () => Promise<string> } {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    while (cleanups.length) await cleanups.pop()!();
+  });
+  const tempDir = async () => {
+    const dir = await makeTempDir();
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  };
+  return { cleanups, tempDir };
 }
 
 /** A real agent on a socket in a fresh temp dir, with recording executors. */

@@ -2,19 +2,10 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentCallError, AgentClient } from '@rampart/agent-client';
 import { defaultModuleFlags, type ModuleFlags } from '@rampart/contracts';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempDir, startTestAgent, type TestAgent } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { startTestAgent, useCleanups, type TestAgent } from './helpers.ts';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await makeTempDir();
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { cleanups, tempDir } = useCleanups();
 
 async function agentWithClient(dir: string, hook?: (flags: ModuleFlags) => void): Promise<{ agent: TestAgent; client: AgentClient }> {
   const agent = await startTestAgent({ dir, onModuleSwitch: hook });

@@ -1,19 +1,10 @@
-import { link, lstat, rm, stat, writeFile } from 'node:fs/promises';
+import { link, lstat, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { RawClient, makeTempDir, startTestAgent } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { RawClient, startTestAgent, useCleanups } from './helpers.ts';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await makeTempDir();
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { cleanups, tempDir } = useCleanups();
 
 describe('the socket file', () => {
   it('is mode 0660 and owned by root without a group option', async () => {
