@@ -10,6 +10,9 @@ import { serveConnection } from './protocol/connection.ts';
 import { dispatchLine, type AgentHandlers } from './protocol/dispatch.ts';
 import { prepareSocketPath, removeOwnSocket, restrictSocket } from './socket-file.ts';
 import { LogService } from './logs/log-service.ts';
+import { firewallHandlers } from './firewall/firewall-handlers.ts';
+import type { FirewallService } from './firewall/firewall-service.ts';
+import { openFirewall, type FirewallOptions } from './firewall/open-firewall.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -32,12 +35,15 @@ export interface AgentOptions {
   actionDelayMs?: number;
   /** The event store's clock and periodic upkeep (tests turn upkeep off and drive it by hand). */
   logs?: { now?: () => number; background?: boolean; backupTimeoutMs?: number };
+  /** The host firewall's kernel runner, clock and upkeep (tests bind nft to a network namespace). */
+  firewall?: FirewallOptions;
 }
 
 export interface RunningAgent {
   socketPath: string;
   /** The event store and its upkeep, for in-process producers and tests. */
   eventLog: LogService;
+  firewall: FirewallService;
   close(): Promise<void>;
 }
 
@@ -46,16 +52,19 @@ function buildHandlers(
   sampler: RateSampler,
   actions: DelayedActions,
   logs: LogService,
+  firewall: FirewallService,
   options: AgentOptions,
   log: (line: string) => void,
 ): AgentHandlers {
   return {
     ...logs.handlers(),
+    ...firewallHandlers(firewall),
     'host.info': () => collectHostInfo(),
     'host.rates': () => sampler.current(),
     'module.list': async () => store.list(),
     'module.switch': async ({ modules, status }) => {
       const flags = await store.switch(modules, status);
+      if (modules.includes('firewall')) await firewall.setEnabled(flags.firewall === 1);
       try {
         options.onModuleSwitch?.(flags);
       } catch (error) {
@@ -95,7 +104,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const sampler = new RateSampler({ netDevPath: options.netDevPath, log });
   const actions = new DelayedActions(log, options.actionDelayMs);
   const logs = await LogService.open({ stateDir: path.resolve(options.stateDir), log, ...options.logs });
-  const handlers = buildHandlers(store, sampler, actions, logs, options, log);
+  const sinks = { event: (input: Parameters<LogService['event']>[0]) => logs.event(input), notice: (input: Parameters<LogService['notice']>[0]) => logs.notice(input) };
+  const firewall = await openFirewall(path.resolve(options.stateDir), (await store.list()).firewall === 1, sinks, log, options.firewall);
+  const handlers = buildHandlers(store, sampler, actions, logs, firewall, options, log);
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -113,6 +124,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await prepareSocketPath(socketPath);
     await listen(server, socketPath);
   } catch (error) {
+    await firewall.close();
     await logs.close();
     throw error;
   }
@@ -123,6 +135,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   } catch (error) {
     server.close();
     await removeOwnSocket(socketPath, undefined);
+    await firewall.close();
     await logs.close();
     throw error;
   }
@@ -137,9 +150,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       for (const socket of sockets) socket.destroy();
       await serverClosed;
       await removeOwnSocket(socketPath, inode);
+      await firewall.close();
       await logs.close();
     })();
     return closed;
   };
-  return { socketPath, eventLog: logs, close };
+  return { socketPath, eventLog: logs, firewall, close };
 }

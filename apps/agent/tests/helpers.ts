@@ -51,6 +51,8 @@ export async function startTestAgent(overrides: Partial<AgentOptions> & { dir?: 
       rebootServer: async () => void reboots.push(Date.now()),
     },
     log: (line) => logs.push(line),
+    // The host's kernel is never touched by tests: firewall tests pass an nft bound to their own namespace.
+    firewall: { nft: null, background: false },
     ...overrides,
   });
   return {

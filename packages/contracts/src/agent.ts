@@ -5,6 +5,7 @@ import { eventInputSchema, eventPageSchema, eventQuerySchema, eventRecordSchema,
 import { noticeInputSchema, noticeRecordSchema, noticeTargetSchema } from './notices.ts';
 import { photoInputSchema, photoPageSchema, photoQuerySchema, photoRecordSchema } from './photos.ts';
 import { backupRuleViewSchema, backupRulesInputSchema, logSettingsSchema } from './log-settings.ts';
+import { firewallAgentParams, firewallAgentResults } from './firewall-api.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -43,6 +44,8 @@ export const agentParamSchemas = {
   'logs.backup.get': none,
   'logs.backup.set': backupRulesInputSchema,
   'logs.backup.run': none,
+  // The host firewall and the super whitelist (see firewall-api.ts).
+  ...firewallAgentParams,
 } as const;
 
 export type AgentMethod = keyof typeof agentParamSchemas;
@@ -91,6 +94,7 @@ export const agentResultSchemas = {
   'logs.backup.run': z.object({
     results: z.array(z.object({ id: z.number().int(), ok: z.boolean(), file: z.string(), error: z.string() })),
   }),
+  ...firewallAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 

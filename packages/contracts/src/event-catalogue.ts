@@ -35,7 +35,7 @@ export const eventLevelNames: Record<string, Texts> = {
 
 /**
  * Every event kind. Placeholders: `{name}` is the raw parameter; `{name|module}` shows a module
- * key by its name; `{name|onoff}` shows 1/0 as on/off.
+ * key by its name; `{name|onoff}` shows 1/0 as on/off; `{name|reason}` names a block reason.
  */
 export const eventKinds = {
   'panel.action': {
@@ -86,7 +86,35 @@ export const eventKinds = {
     category: 'operation', foldable: false,
     content: { 'zh-CN': '{account} 清空了请求快照（{count} 条）', 'en-US': '{account} cleared the request snapshots ({count})' },
   },
+  'firewall.blocked': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '{ip} 触发{reason|reason}防护，已拦截 {minutes} 分钟', 'en-US': '{ip}: {reason|reason}; blocked for {minutes} minutes' },
+    solution: { 'zh-CN': '如为误拦截，可在拦截列表中解除，并将该 IP 加入白名单', 'en-US': 'If this is a mistake, unblock it in the interception list and whitelist the IP' },
+  },
+  'firewall.restored': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '防火墙规则在内核中被清除或修改，已自动恢复', 'en-US': 'The firewall ruleset was flushed or edited in the kernel; it was restored' },
+    solution: { 'zh-CN': '检查是否有其他程序或脚本执行了 nft flush ruleset', 'en-US': 'Check for another program or script running nft flush ruleset' },
+  },
+  'firewall.rolled_back': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 的防火墙变更会阻断其自身 IP，{seconds} 秒内未确认，已自动回滚', 'en-US': 'A firewall change by {account} would block their own IP and was not confirmed within {seconds} s; it was rolled back' },
+  },
+  'firewall.apply_failed': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '防火墙规则写入内核失败：{reason}', 'en-US': 'The firewall ruleset could not be applied: {reason}' },
+    solution: { 'zh-CN': '确认 nftables 已安装且服务以 root 运行', 'en-US': 'Make sure nftables is installed and the agent runs as root' },
+  },
 } satisfies Record<string, EventKindDef>;
+
+/** Why the firewall blocked an address, as events, notices and the interception list show it. */
+export const interceptReasonNames: Record<string, Texts> = {
+  port_scan: { 'zh-CN': '端口扫描', 'en-US': 'port scan' },
+  ssh_bruteforce: { 'zh-CN': 'SSH 暴力破解', 'en-US': 'SSH brute force' },
+  http_404_scan: { 'zh-CN': '404 扫描', 'en-US': '404 scan' },
+  http_cc: { 'zh-CN': 'CC 攻击', 'en-US': 'CC attack (HTTP flood)' },
+  manual: { 'zh-CN': '手动添加', 'en-US': 'added by hand' },
+};
 
 export type EventKind = keyof typeof eventKinds;
 const kindTable: Record<string, EventKindDef | undefined> = eventKinds;
@@ -102,12 +130,13 @@ const onOff: Record<string, Texts> = {
 
 /** Fills a catalogue template; a missing parameter shows as an empty string, never as `{name}`. */
 export function fillTemplate(template: string, params: EventParams, lang: Language): string {
-  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff))?\}/g, (_, name: string, format?: string) => {
+  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason))?\}/g, (_, name: string, format?: string) => {
     const raw = params[name];
     if (raw === undefined) return '';
     const text = String(raw);
     if (format === 'module') return eventModuleNames[text]?.[lang] ?? text;
     if (format === 'onoff') return onOff[text]?.[lang] ?? text;
+    if (format === 'reason') return interceptReasonNames[text]?.[lang] ?? text;
     return text;
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { eventLevelSchema, eventModuleSchema } from './events.ts';
 import { isIpAddress } from './validators.ts';
+import { keywordParam, pageSizeParam, positiveIntParam, stampParam } from './query-params.ts';
 
 /* Queries and results of the /log calls (event log, notices, request snapshots). */
 
@@ -9,11 +10,11 @@ export const logPeriods = ['today', 'yesterday', 'before_yesterday', '7d', '30d'
 export const logPeriodSchema = z.enum(logPeriods, { message: 'log_period_invalid' });
 export type LogPeriod = z.infer<typeof logPeriodSchema>;
 
-const stamp = { t: z.string().max(20).regex(/^\d*$/, 'bad_request').optional() };
-const positiveInt = (message: string) => z.string().regex(/^[1-9]\d{0,15}$/, message).transform(Number);
+const stamp = stampParam;
+const positiveInt = positiveIntParam;
 const ipFilter = z.string().trim().max(64, 'ip_invalid').refine((v) => v === '' || isIpAddress(v), 'ip_invalid').optional();
-const keyword = z.string().trim().max(100, 'keyword_too_long').optional();
-const pageSize = z.string().regex(/^\d{1,3}$/, 'bad_request').transform(Number).pipe(z.number().min(1, 'bad_request').max(100, 'bad_request')).optional();
+const keyword = keywordParam;
+const pageSize = pageSizeParam;
 
 export const logFiltersShape = {
   period: logPeriodSchema.default('today'),

@@ -30,6 +30,10 @@ export const noticeKinds = {
     title: { 'zh-CN': '日志备份失败', 'en-US': 'Log backup failed' },
     content: { 'zh-CN': '日志归档 {file} 备份到 {target} 失败：{reason}。系统会自动重试。', 'en-US': 'Backing up {file} to {target} failed: {reason}. It is retried automatically.' },
   },
+  firewall_block: {
+    title: { 'zh-CN': '防火墙拦截了攻击', 'en-US': 'The firewall blocked an attack' },
+    content: { 'zh-CN': '{ip} 触发{reason|reason}防护，已拦截 {minutes} 分钟。', 'en-US': '{ip}: {reason|reason}; blocked for {minutes} minutes.' },
+  },
   attack: {
     title: { 'zh-CN': '检测到攻击', 'en-US': 'Attack detected' },
     content: { 'zh-CN': '{module|module}：{summary}', 'en-US': '{module|module}: {summary}' },

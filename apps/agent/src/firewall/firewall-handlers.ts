@@ -1,0 +1,135 @@
+import type { FirewallRule } from '@rampart/contracts';
+import type { AgentHandlers } from '../protocol/dispatch.ts';
+import type { FirewallService } from './firewall-service.ts';
+
+type FirewallMethods = Extract<keyof AgentHandlers, `firewall.${string}` | `trust.${string}`>;
+
+/** The agent calls of the firewall and the super whitelist: each a data change plus its kernel update. */
+export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, FirewallMethods> {
+  const { rules, lists, intercepts, settings } = service;
+  const refresh = async () => service.refreshRules();
+
+  return {
+    'firewall.status': async () => service.status(),
+
+    'firewall.rules.list': async ({ direction, keyword, offset, limit }) => rules.page(direction, keyword, offset, limit),
+    'firewall.rules.add': ({ rule, guard }) =>
+      service.guarded(guard, () => {
+        const id = rules.insert(rule, service.now());
+        return { changed: 1, undo: () => void rules.delete([id]), kernel: refresh };
+      }),
+    'firewall.rules.edit': ({ rule, guard }) =>
+      service.guarded(guard, () => {
+        const before = rules.all();
+        const { id, ...fields } = rule;
+        if (!rules.update(id, fields, service.now())) return 'not_found';
+        return { changed: 1, undo: () => rules.restore(before), kernel: refresh };
+      }),
+    'firewall.rules.set_enabled': ({ ids, enabled, guard }) =>
+      service.guarded(guard, () => {
+        const before: FirewallRule[] = rules.all();
+        const changed = rules.setEnabled(ids, enabled, service.now());
+        return { changed, undo: () => rules.restore(before), kernel: refresh };
+      }),
+    'firewall.rules.delete': ({ ids, guard }) =>
+      service.guarded(guard, () => {
+        const before = rules.all();
+        const changed = rules.delete(ids);
+        return { changed, undo: () => rules.restore(before), kernel: refresh };
+      }),
+
+    'firewall.lists.list': async ({ list, keyword, offset, limit }) => {
+      const page = lists.page(list, keyword, offset, limit);
+      return { total: page.total, list: page.list.map(({ added_by: _addedBy, ...entry }) => entry) };
+    },
+    'firewall.lists.add': ({ list, addresses, remark, expires_at, guard }) =>
+      service.guarded(guard, () => {
+        const now = service.now();
+        const netsBefore = lists.nets(list, now);
+        const added = lists.add(list, addresses, { remark, addedBy: '', expiresAt: expires_at, now });
+        return {
+          changed: added.length,
+          undo: () => lists.deleteAddresses(list, added.map((a) => a.address)),
+          kernel: () => service.listDelta(list, added, [], netsBefore),
+        };
+      }),
+    'firewall.lists.delete': ({ list, target, guard }) =>
+      service.guarded(guard, () => {
+        const now = service.now();
+        const netsBefore = lists.nets(list, now);
+        if (target === 'all') {
+          const snapshot = lists.planned(list, now);
+          const changed = lists.deleteAll(list);
+          return {
+            changed,
+            undo: () => {
+              for (const entry of snapshot) lists.add(list, [entry.address], { remark: '', addedBy: '', expiresAt: entry.expires_at, now });
+            },
+            kernel: () => service.flushList(list),
+          };
+        }
+        const removed = lists.delete(list, target);
+        return {
+          changed: removed.length,
+          undo: () => {
+            for (const entry of removed) lists.add(list, [entry.address], { remark: '', addedBy: '', expiresAt: entry.expires_at, now });
+          },
+          kernel: () => service.listDelta(list, [], removed, netsBefore),
+        };
+      }),
+
+    'firewall.intercept.list': async ({ keyword, offset, limit }) => intercepts.page(keyword, offset, limit, service.now()),
+    'firewall.intercept.add': ({ ips, minutes, remark, guard }) =>
+      service.guarded(guard, () => {
+        const now = service.now();
+        const expiresAt = now + minutes * 60_000;
+        const added: string[] = [];
+        for (const ip of ips) {
+          if (intercepts.upsert({ ip, reason: 'manual', detail: remark, blocked_at: now, expires_at: expiresAt })) added.push(ip);
+        }
+        return {
+          changed: ips.length,
+          undo: () => intercepts.deleteIps(added),
+          kernel: () => service.interceptDelta(ips.map((ip) => ({ ip, expires_at: expiresAt })), []),
+        };
+      }),
+    'firewall.intercept.delete': async ({ target }) =>
+      service.serial(async () => {
+        const removed = intercepts.delete(target);
+        await service.interceptDelta([], removed);
+        return { refused: null, probation: null, warnings: [], changed: removed.length };
+      }),
+
+    'firewall.attack.get': async () => settings.attack(),
+    'firewall.attack.set': async ({ settings: next }) =>
+      service.serial(async () => {
+        settings.setAttack(next);
+        await refresh();
+        return { saved: true };
+      }),
+    'firewall.confirm': async ({ token }) => ({ confirmed: service.probation.confirm(token) }),
+
+    'trust.list': async ({ keyword, offset, limit }) => lists.page('super', keyword, offset, limit),
+    'trust.add': ({ addresses, added_by, remark, expires_at }) =>
+      service.serial(async () => {
+        const now = service.now();
+        const netsBefore = lists.nets('super', now);
+        const added = lists.add('super', addresses, { remark, addedBy: added_by, expiresAt: expires_at, now });
+        await service.listDelta('super', added, [], netsBefore);
+        return { changed: added.length };
+      }),
+    'trust.delete': ({ target }) =>
+      service.serial(async () => {
+        const now = service.now();
+        const netsBefore = lists.nets('super', now);
+        if (target === 'all') {
+          const changed = lists.deleteAll('super');
+          await service.flushList('super');
+          return { changed };
+        }
+        const removed = lists.delete('super', target);
+        await service.listDelta('super', [], removed, netsBefore);
+        return { changed: removed.length };
+      }),
+  };
+}

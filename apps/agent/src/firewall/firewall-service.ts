@@ -1,0 +1,320 @@
+import path from 'node:path';
+import { withTransaction, type Db } from '@rampart/sqlite';
+import {
+  evaluateInbound,
+  families,
+  planFlushList,
+  planInterceptAdd,
+  planInterceptRemove,
+  planListChange,
+  scanBlockSetName,
+  type AddressList,
+  type AreaLookup,
+  type AreaResolver,
+  type DesiredFirewall,
+  type NftExecutor,
+} from '@rampart/firewall';
+import {
+  entryCovers,
+  localDay,
+  parseAddressEntry,
+  probationSeconds,
+  type EventInput,
+  type FirewallChange,
+  type FirewallGuard,
+  type FirewallStatus,
+  type FirewallWarning,
+  type InterceptReason,
+  type NoticeInput,
+} from '@rampart/contracts';
+import { openFirewallDb } from './firewall-db.ts';
+import { InterceptsRepo } from './intercepts-repo.ts';
+import { KernelState } from './kernel-state.ts';
+import { ListsRepo, type StoredAddress } from './lists-repo.ts';
+import { ProbationDesk } from './probation.ts';
+import { RulesRepo } from './rules-repo.ts';
+import { SettingsRepo } from './settings-repo.ts';
+
+export interface FirewallSinks {
+  event(input: EventInput): void;
+  notice(input: NoticeInput): void;
+}
+
+export interface FirewallServiceOptions {
+  stateDir: string;
+  log: (line: string) => void;
+  /** Null when the agent cannot change the kernel (not root, no nft): desired state is still kept. */
+  nft: NftExecutor | null;
+  areas: AreaResolver & { areaOf: AreaLookup };
+  sinks: FirewallSinks;
+  enabled: boolean;
+  now?: () => number;
+  /** Watchdog, port-scan drain and expiry sweep; tests call `tick()` instead. */
+  background?: boolean;
+  watchIntervalMs?: number;
+  probationMs?: number;
+}
+
+/** A data change that may be undone: what it changed, and how to put it back. */
+interface Change {
+  changed: number;
+  undo: () => void;
+  /** Brings the kernel in line after the change. (An undo re-applies the whole table: it is rare.) */
+  kernel: () => Promise<void>;
+}
+
+const strangerAddress = '192.0.2.254';
+
+/**
+ * The host firewall: desired state in SQLite, the kernel made to match, the administrator kept
+ * reachable, the kernel watched for outside edits, and the interception list fed by detections.
+ * Every change runs one at a time.
+ */
+export class FirewallService {
+  readonly db: Db;
+  readonly rules: RulesRepo;
+  readonly lists: ListsRepo;
+  readonly intercepts: InterceptsRepo;
+  readonly settings: SettingsRepo;
+  readonly kernel: KernelState;
+  readonly probation: ProbationDesk;
+  readonly #options: FirewallServiceOptions;
+  readonly #now: () => number;
+  #enabled: boolean;
+  #queue: Promise<unknown> = Promise.resolve();
+  #timers: NodeJS.Timeout[] = [];
+
+  constructor(options: FirewallServiceOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#enabled = options.enabled;
+    this.db = openFirewallDb(path.join(options.stateDir, 'firewall.db'));
+    this.rules = new RulesRepo(this.db);
+    this.lists = new ListsRepo(this.db);
+    this.intercepts = new InterceptsRepo(this.db);
+    this.settings = new SettingsRepo(this.db, options.log);
+    this.kernel = new KernelState(options.nft, options.areas, options.log);
+    this.probation = new ProbationDesk(options.probationMs ?? probationSeconds * 1000, this.#now, options.log);
+  }
+
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
+  /** Puts the ruleset in the kernel (at agent start: after a reboot the kernel has nothing). */
+  async start(): Promise<void> {
+    await this.serial(() => this.#applyAll());
+    if (this.#options.background !== false) {
+      const every = this.#options.watchIntervalMs ?? 2_000;
+      this.#timers.push(setInterval(() => void this.tick().catch((e: unknown) => this.#options.log(`firewall: ${String(e)}`)), every));
+      for (const timer of this.#timers) timer.unref();
+    }
+  }
+
+  /** Runs `work` after every change queued before it. */
+  serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(work, work);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  desired(): DesiredFirewall {
+    const now = this.#now();
+    return {
+      rules: this.rules.all(),
+      lists: { super: this.lists.planned('super', now), white: this.lists.planned('white', now), black: this.lists.planned('black', now) },
+      intercept: this.intercepts.active(now),
+      portScan: this.settings.attack().port_scan,
+      now,
+    };
+  }
+
+  /** The kernel made to match: never throws, so a kernel problem cannot stop the agent. */
+  async #applyAll(): Promise<void> {
+    try {
+      if (!this.#enabled) {
+        if (this.kernel.available) await this.kernel.remove();
+        return;
+      }
+      await this.kernel.applyFull(this.desired());
+    } catch (error) {
+      this.#options.sinks.event({ kind: 'firewall.apply_failed', module: 'firewall', level: 'critical', source: 'agent', params: { reason: (error as Error).message.slice(0, 300) } });
+    }
+  }
+
+  async setEnabled(enabled: boolean): Promise<void> {
+    await this.serial(async () => {
+      this.#enabled = enabled;
+      await this.#applyAll();
+    });
+  }
+
+  /** Periodic upkeep: outside edits undone, kernel port-scan blocks recorded, ended entries removed. */
+  async tick(): Promise<void> {
+    await this.serial(async () => {
+      if (!this.#enabled || !this.kernel.available) return;
+      if (this.kernel.state === 'ok' && !(await this.kernel.intact())) {
+        this.#options.log('firewall: the ruleset was changed outside Rampart; restoring it');
+        await this.#applyAll();
+        this.kernel.restored += 1;
+        this.#options.sinks.event({ kind: 'firewall.restored', module: 'firewall', level: 'warning', source: 'agent' });
+      } else if (this.kernel.state === 'error') {
+        await this.#applyAll();
+      }
+      await this.#drainScanBlocks();
+      this.#sweepExpired();
+    });
+  }
+
+  /** The kernel blocks port scanners by itself; here they join the interception list, the log and the notices. */
+  async #drainScanBlocks(): Promise<void> {
+    if (this.kernel.state !== 'ok') return;
+    const now = this.#now();
+    const minutes = this.settings.attack().port_scan.block_minutes;
+    for (const fam of families) {
+      for (const element of await this.kernel.readSet(scanBlockSetName(fam))) {
+        if (this.intercepts.isBlocked(element.ip, now)) continue;
+        const expiresAt = now + (element.expiresInS ?? minutes * 60) * 1000;
+        this.#record(element.ip, 'port_scan', `more than ${this.settings.attack().port_scan.ports} ports in ${this.settings.attack().port_scan.seconds} s`, minutes, now, expiresAt);
+      }
+    }
+  }
+
+  #sweepExpired(): void {
+    const now = this.#now();
+    this.intercepts.purgeExpired(now);
+    const ended = this.lists.purgeExpired(now);
+    // Hosts leave the kernel by their own timeout; merged networks must be re-merged.
+    const lists = new Set(ended.filter((entry) => !entry.isHost).map((entry) => entry.list));
+    for (const list of lists) {
+      void this.kernel.applyDelta(planListChange({ list, addedHosts: [], removedHosts: [], netsBefore: [], netsAfter: this.lists.nets(list, now), now }), () => this.desired());
+    }
+  }
+
+  #record(ip: string, reason: InterceptReason, detail: string, minutes: number, now: number, expiresAt: number): boolean {
+    const fresh = this.intercepts.upsert({ ip, reason, detail: detail.slice(0, 1000), blocked_at: now, expires_at: expiresAt });
+    if (!fresh) return false;
+    const params = { ip, reason, minutes };
+    this.#options.sinks.event({ kind: 'firewall.blocked', module: 'firewall', level: 'warning', source: reason, ip, params, detail: detail.slice(0, 4000) });
+    this.#options.sinks.notice({ kind: 'firewall_block', params, dedupe_key: `firewall_block:${reason}:${ip}:${localDay(now)}` });
+    return true;
+  }
+
+  /** A detection's decision: block `ip` for `minutes`, unless a whitelist covers it. */
+  async block(ip: string, reason: InterceptReason, minutes: number, detail: string): Promise<boolean> {
+    return this.serial(async () => {
+      const now = this.#now();
+      if (this.isExempt(ip)) return false;
+      const expiresAt = now + minutes * 60_000;
+      if (!this.#record(ip, reason, detail, minutes, now, expiresAt)) return false;
+      if (this.#enabled) await this.kernel.applyDelta(planInterceptAdd([{ ip, expires_at: expiresAt }], now), () => this.desired());
+      return true;
+    });
+  }
+
+  /** Loopback and the super whitelist and whitelist are never blocked by a detection. */
+  isExempt(ip: string): boolean {
+    if (ip === '127.0.0.1' || ip === '::1' || ip.startsWith('127.')) return true;
+    const now = this.#now();
+    for (const list of ['super', 'white'] as const) {
+      for (const entry of this.lists.planned(list, now)) {
+        const parsed = parseAddressEntry(entry.address);
+        if (parsed && parsed.kind !== 'any' && entryCovers(parsed, ip)) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Makes a change with the administrator kept in mind: a change that newly drops the
+   * administrator's own address on the panel port goes live on probation and is rolled back
+   * unless confirmed; a second such change waits for the first.
+   */
+  async guarded(guard: FirewallGuard | null, make: () => Change | 'not_found'): Promise<FirewallChange> {
+    return this.serial(async () => {
+      const probe = (source: string, desired: DesiredFirewall) =>
+        evaluateInbound(desired, { source, protocol: 'tcp', port: guard?.panel_port ?? 0 }, this.#options.areas.areaOf).verdict;
+      const admin = guard?.admin_ip && guard.admin_ip !== '127.0.0.1' && guard.admin_ip !== '::1' ? guard.admin_ip : null;
+      const before = admin ? probe(admin, this.desired()) : 'accept';
+      const change = withTransaction(this.db, make);
+      if (change === 'not_found') return { refused: 'fw_rule_not_found', probation: null, warnings: [], changed: 0 };
+      const after = this.desired();
+      const warnings: FirewallWarning[] = [];
+      const cutsAdmin = admin !== null && before === 'accept' && probe(admin, after) === 'drop';
+      if (cutsAdmin) warnings.push('own_ip_blocked');
+      if (guard && probe(strangerAddress, { ...after, lists: { super: [], white: [], black: [] }, intercept: [] }) === 'drop') warnings.push('panel_port_closed');
+      if (cutsAdmin && this.probation.pending) {
+        withTransaction(this.db, change.undo);
+        return { refused: 'fw_probation_pending', probation: null, warnings: [], changed: 0 };
+      }
+      if (this.#enabled) await change.kernel();
+      if (!cutsAdmin) return { refused: null, probation: null, warnings, changed: change.changed };
+      const probation = this.probation.open(warnings, () =>
+        this.serial(async () => {
+          withTransaction(this.db, change.undo);
+          await this.#applyAll();
+          const account = guard?.account ?? '';
+          this.#options.sinks.event({ kind: 'firewall.rolled_back', module: 'firewall', level: 'warning', source: 'agent', account, ip: admin ?? '', params: { account, seconds: probationSeconds } });
+        }),
+      );
+      return { refused: null, probation, warnings, changed: change.changed };
+    });
+  }
+
+  /** Rules or attack settings changed: rebuild the chains. */
+  refreshRules(): Promise<void> {
+    return this.kernel.refreshRules(this.desired()).catch((error: unknown) => {
+      this.#options.sinks.event({ kind: 'firewall.apply_failed', module: 'firewall', level: 'critical', source: 'agent', params: { reason: String((error as Error).message).slice(0, 300) } });
+    });
+  }
+
+  /** Kernel update after list entries were added or removed. */
+  async listDelta(list: AddressList, added: readonly StoredAddress[], removed: readonly StoredAddress[], netsBefore: readonly string[]): Promise<void> {
+    const now = this.#now();
+    const script = planListChange({
+      list,
+      addedHosts: added.filter((a) => a.isHost).map((a) => ({ address: a.address, expires_at: a.expires_at })),
+      removedHosts: removed.filter((a) => a.isHost).map((a) => a.address),
+      netsBefore,
+      netsAfter: this.lists.nets(list, now),
+      now,
+    });
+    await this.kernel.applyDelta(script, () => this.desired());
+  }
+
+  async flushList(list: AddressList): Promise<void> {
+    await this.kernel.applyDelta(planFlushList(list), () => this.desired());
+  }
+
+  async interceptDelta(added: ReadonlyArray<{ ip: string; expires_at: number }>, removed: readonly string[]): Promise<void> {
+    const now = this.#now();
+    if (removed.length > 0) await this.kernel.applyDelta(planInterceptRemove(removed, this.settings.attack().port_scan.seconds), () => this.desired());
+    if (added.length > 0) await this.kernel.applyDelta(planInterceptAdd(added, now), () => this.desired());
+  }
+
+  status(): FirewallStatus {
+    const now = this.#now();
+    const rules = this.rules.counts();
+    const kernel = !this.kernel.available ? 'unavailable' : this.#enabled ? this.kernel.state : 'off';
+    return {
+      kernel,
+      message: this.kernel.message,
+      applied_at: this.kernel.appliedAt,
+      restored: this.kernel.restored,
+      counts: { rules_in: rules.in, rules_out: rules.out, white: this.lists.count('white'), black: this.lists.count('black'), intercept: this.intercepts.count(now) },
+      probation: this.probation.pending,
+    };
+  }
+
+  now(): number {
+    return this.#now();
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+    await this.probation.close();
+    await this.#queue;
+    this.db.close();
+  }
+}

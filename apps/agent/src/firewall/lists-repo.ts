@@ -1,0 +1,107 @@
+import type { Db } from '@rampart/sqlite';
+import type { AddressList, PlannedListEntry } from '@rampart/firewall';
+import type { ListEntry, SuperWhitelistEntry } from '@rampart/contracts';
+import { canonicalEntry } from './canonical-address.ts';
+import { likePattern } from './rules-repo.ts';
+
+type Row = Record<string, unknown>;
+
+function toEntry(row: Row): SuperWhitelistEntry {
+  const expires = row['expires_at'];
+  return {
+    id: Number(row['id']),
+    address: String(row['address']),
+    remark: String(row['remark']),
+    added_by: String(row['added_by']),
+    created_at: Number(row['created_at']),
+    expires_at: expires === null || expires === undefined ? null : Number(expires),
+  };
+}
+
+export interface StoredAddress {
+  address: string;
+  isHost: boolean;
+  expires_at: number | null;
+}
+
+/** The super whitelist, the whitelist and the blacklist. */
+export class ListsRepo {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Adds entries (one spelling each); returns those that were not listed yet. */
+  add(list: AddressList, addresses: readonly string[], fields: { remark: string; addedBy: string; expiresAt: number | null; now: number }): StoredAddress[] {
+    const insert = this.#db.prepare(
+      'INSERT INTO list_entries (list, address, is_host, remark, added_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (list, address) DO NOTHING',
+    );
+    const added: StoredAddress[] = [];
+    for (const text of addresses) {
+      const canonical = canonicalEntry(text);
+      if (!canonical) continue;
+      const result = insert.run(list, canonical.address, canonical.isHost ? 1 : 0, fields.remark, fields.addedBy, fields.now, fields.expiresAt);
+      if (Number(result.changes) > 0) added.push({ address: canonical.address, isHost: canonical.isHost, expires_at: fields.expiresAt });
+    }
+    return added;
+  }
+
+  /** Deletes by id; returns what was removed. */
+  delete(list: AddressList, ids: readonly number[]): StoredAddress[] {
+    const select = this.#db.prepare('SELECT address, is_host, expires_at FROM list_entries WHERE list = ? AND id = ?');
+    const remove = this.#db.prepare('DELETE FROM list_entries WHERE list = ? AND id = ?');
+    const removed: StoredAddress[] = [];
+    for (const id of ids) {
+      const row = select.get(list, id);
+      if (!row) continue;
+      remove.run(list, id);
+      removed.push({ address: String(row['address']), isHost: Number(row['is_host']) === 1, expires_at: row['expires_at'] === null ? null : Number(row['expires_at']) });
+    }
+    return removed;
+  }
+
+  deleteAll(list: AddressList): number {
+    return Number(this.#db.prepare('DELETE FROM list_entries WHERE list = ?').run(list).changes);
+  }
+
+  /** Removes these exact entries (undoing an add). */
+  deleteAddresses(list: AddressList, addresses: readonly string[]): void {
+    const remove = this.#db.prepare('DELETE FROM list_entries WHERE list = ? AND address = ?');
+    for (const address of addresses) remove.run(list, address);
+  }
+
+  page(list: AddressList, keyword: string | undefined, offset: number, limit: number): { total: number; list: SuperWhitelistEntry[] } {
+    const where = keyword ? `list = ? AND (address LIKE ? ESCAPE '\\' OR remark LIKE ? ESCAPE '\\')` : 'list = ?';
+    const args = keyword ? [list, likePattern(keyword), likePattern(keyword)] : [list];
+    const total = Number(this.#db.prepare(`SELECT count(*) AS n FROM list_entries WHERE ${where}`).get(...args)?.['n'] ?? 0);
+    const rows = this.#db.prepare(`SELECT * FROM list_entries WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...args, limit, offset);
+    return { total, list: rows.map(toEntry) };
+  }
+
+  /** Every live entry, for the full ruleset. */
+  planned(list: AddressList, now: number): PlannedListEntry[] {
+    const rows = this.#db.prepare('SELECT address, expires_at FROM list_entries WHERE list = ? AND (expires_at IS NULL OR expires_at > ?)').all(list, now);
+    return rows.map((row) => ({ address: String(row['address']), expires_at: row['expires_at'] === null ? null : Number(row['expires_at']) }));
+  }
+
+  /** Live network and range entries (few), for re-merging the interval set. */
+  nets(list: AddressList, now: number): string[] {
+    return this.#db
+      .prepare('SELECT address FROM list_entries WHERE list = ? AND is_host = 0 AND (expires_at IS NULL OR expires_at > ?)')
+      .all(list, now)
+      .map((row) => String(row['address']));
+  }
+
+  /** Entries whose time is up: removed here; the kernel drops hosts by itself, nets need a re-merge. */
+  purgeExpired(now: number): Array<{ list: AddressList; isHost: boolean }> {
+    const rows = this.#db.prepare('SELECT list, is_host FROM list_entries WHERE expires_at IS NOT NULL AND expires_at <= ?').all(now);
+    if (rows.length > 0) this.#db.prepare('DELETE FROM list_entries WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now);
+    return rows.map((row) => ({ list: row['list'] as AddressList, isHost: Number(row['is_host']) === 1 }));
+  }
+
+  count(list: AddressList): number {
+    return Number(this.#db.prepare('SELECT count(*) AS n FROM list_entries WHERE list = ?').get(list)?.['n'] ?? 0);
+  }
+}
+
+export type { ListEntry };

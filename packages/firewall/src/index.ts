@@ -1,0 +1,11 @@
+export { addressLists, type AddressList, type AreaLookup, type AreaResolver, type DesiredFirewall, type PlannedIntercept, type PlannedListEntry } from './desired-state.ts';
+export { chainPriority, chains, families, interceptSetName, listSetName, scanBlockSetName, tableName } from './layout.ts';
+export type { NftCommand, NftScript } from './nft-json.ts';
+export { planFullRuleset, planRemoval, planRulesRefresh, type PlanMemory, type SetDeclaration } from './planner.ts';
+export { planFlushList, planInterceptAdd, planInterceptRemove, planListChange, type ListChange } from './plan-elements.ts';
+export { activeRules, ruleOrder } from './plan-rules.ts';
+export { scanLimit } from './plan-chains.ts';
+export { evaluateInbound, type InboundProbe, type Verdict } from './evaluate.ts';
+export { createNftExecutor, NftError, type NftExecutor, type NftExecutorOptions } from './executor.ts';
+export { tableFingerprint } from './fingerprint.ts';
+export { mergeRanges, rangesOf, formatAddress, type AddressRange } from './ranges.ts';
