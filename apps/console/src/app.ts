@@ -27,6 +27,7 @@ import { noticeRoutes } from './routes/notice.ts';
 import { logRoutes } from './routes/log.ts';
 import { photoRoutes } from './routes/photo.ts';
 import { systemLogRoutes } from './routes/system-log.ts';
+import { firewallRoutes } from './routes/firewall.ts';
 import { EventSink } from './services/event-sink.ts';
 import { DownloadJobs } from './services/download-jobs.ts';
 import { installAuditTrail } from './http/audit-trail.ts';
@@ -106,6 +107,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(logRoutes(ctx));
       await api.register(photoRoutes(ctx));
       await api.register(systemLogRoutes(ctx));
+      await api.register(firewallRoutes(ctx));
     }, { prefix: '/magapi' });
     registerWebsocket(guarded, ctx);
   });

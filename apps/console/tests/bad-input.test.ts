@@ -20,14 +20,20 @@ function snapshot(): string {
   return JSON.stringify(tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all()]));
 }
 
-/** The panel database and the agent's logging state (events, notices, snapshots, settings, backup rules). */
+/** The panel database, the agent's logging state (events, notices, snapshots, settings, backup rules) and the firewall's desired state. */
 async function fullSnapshot(): Promise<string> {
   await h.console.ctx.events.flush();
   const call = h.agentClient.call.bind(h.agentClient);
   const [stats, notices, settings, rules] = await Promise.all([
     call('events.stats', {}), call('notices.list', { offset: 0, limit: 200 }), call('logs.settings.get', {}), call('logs.backup.get', {}),
   ]);
-  return snapshot() + JSON.stringify({ events: stats.events, photos: stats.photos, notices, settings, rules });
+  const page = { offset: 0, limit: 1000 };
+  const firewall = await Promise.all([
+    call('firewall.rules.list', { direction: 'in', ...page }), call('firewall.rules.list', { direction: 'out', ...page }),
+    call('firewall.lists.list', { list: 'white', ...page }), call('firewall.lists.list', { list: 'black', ...page }),
+    call('firewall.intercept.list', page), call('firewall.attack.get', {}), call('trust.list', page),
+  ]);
+  return snapshot() + JSON.stringify({ events: stats.events, photos: stats.photos, notices, settings, rules, firewall });
 }
 
 const malformedBodies: { name: string; payload: string; type?: string }[] = [

@@ -8,8 +8,8 @@ export function ok<T>(request: FastifyRequest, data?: T, msg?: MessageKey, param
   return { code: Code.ok, msg: msg ? translate(request.lang, msg, params) : '', data, lang: request.lang };
 }
 
-export function warning<T>(request: FastifyRequest, msg: MessageKey, data?: T): Envelope<T> {
-  return { code: Code.warning, msg: translate(request.lang, msg), data, lang: request.lang };
+export function warning<T>(request: FastifyRequest, msg: MessageKey, data?: T, params?: Params): Envelope<T> {
+  return { code: Code.warning, msg: translate(request.lang, msg, params), data, lang: request.lang };
 }
 
 /** A refused request the user can correct (wrong password, unknown code): HTTP 200, code 2. */
