@@ -28,6 +28,7 @@ async function post(url: string, payload: unknown, options: { lang?: Lang; ip?: 
 async function get(url: string, lang: Lang = 'en-US') {
   const res = await h.app.inject({ url: `/magapi${url}`, headers: { ...auth(token), 'accept-language': lang } });
   const isJson = String(res.headers['content-type'] ?? '').includes('json');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads of loosely typed answers
   return { status: res.statusCode, body: (isJson ? res.json() : {}) as { code: number; msg: string; data: any }, text: res.body, headers: res.headers };
 }
 

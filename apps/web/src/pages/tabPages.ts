@@ -13,6 +13,11 @@ export const tabPages: Readonly<Record<string, TabPageLoader>> = {
   'log/photo': () => import('./log/PhotoPage.tsx').then((m) => ({ Component: m.PhotoPage })),
   'system/basic': () => import('./system/BasicSettingsPage.tsx').then((m) => ({ Component: m.BasicSettingsPage })),
   'system/log': () => import('./system/BackupRulesPage.tsx').then((m) => ({ Component: m.BackupRulesPage })),
+  'firewall/rule_in': () => import('./firewall/RulesPage.tsx').then((m) => ({ Component: m.RuleInPage })),
+  'firewall/rule_out': () => import('./firewall/RulesPage.tsx').then((m) => ({ Component: m.RuleOutPage })),
+  'firewall/attack_protective': () => import('./firewall/AttackPage.tsx').then((m) => ({ Component: m.AttackPage })),
+  'firewall/black_white_list': () => import('./firewall/ListsPage.tsx').then((m) => ({ Component: m.ListsPage })),
+  'firewall/intercept_list': () => import('./firewall/InterceptPage.tsx').then((m) => ({ Component: m.InterceptPage })),
 };
 
 const placeholder: TabPageLoader = () => import('./section/TabPlaceholder.tsx').then((m) => ({ Component: m.TabPlaceholder }));
