@@ -1,4 +1,4 @@
-import { defaultLogSettings, type RoleId, type UserInfo } from '@rampart/contracts';
+import { defaultAttackSettings, defaultLogSettings, type RoleId, type UserInfo } from '@rampart/contracts';
 import { setToken } from '../../src/storage/token.ts';
 import { installFakeWebSocket } from './fakeWebSocket.ts';
 import { homeIndexFixture, logBaseFixture, userInfoFor } from './fixtures.ts';
@@ -23,6 +23,11 @@ export function signedInAs(role: RoleId, extra: { info?: Partial<UserInfo>; hand
     'GET /log/photo/base': ok({ count: 0, keep_days: 30 }),
     'GET /system/log': ok(defaultLogSettings),
     'GET /system/log_backup': ok({ rules: [] }),
+    'GET /firewall/status': ok({ kernel: 'ok', message: '', applied_at: null, restored: 0, counts: { rules_in: 0, rules_out: 0, white: 0, black: 0, intercept: 0 }, probation: null }),
+    'GET /firewall/rules': ok({ total: 0, list: [] }),
+    'GET /firewall/lists': ok({ total: 0, list: [] }),
+    'GET /firewall/intercept': ok({ total: 0, list: [] }),
+    'GET /firewall/attack': ok(defaultAttackSettings),
     ...extra.handlers,
   });
 }
