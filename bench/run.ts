@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'rampart-bench-'));
 const agent = await startAgent({
   socketPath: join(dir, 'agent.sock'), stateDir: join(dir, 'agent'), log: () => {},
   executors: { restartSoftware: async () => {}, rebootServer: async () => {} },
-  firewall: { nft: null, background: false },
+  firewall: { nft: null, background: false, sensors: { journal: false } },
 });
 const agentClient = new AgentClient(join(dir, 'agent.sock'));
 const licenceDb = openLicenceDb(join(dir, 'licence.db'));

@@ -52,7 +52,7 @@ export async function startTestAgent(overrides: Partial<AgentOptions> & { dir?: 
     },
     log: (line) => logs.push(line),
     // The host's kernel is never touched by tests: firewall tests pass an nft bound to their own namespace.
-    firewall: { nft: null, background: false },
+    firewall: { nft: null, background: false, sensors: { journal: false } },
     ...overrides,
   });
   return {

@@ -74,7 +74,7 @@ describe('module switches', () => {
     const agent = await startAgent({
       socketPath: h.agent!.socketPath, stateDir: join(h.dir, 'agent'), log: () => {},
       executors: { restartSoftware: async () => {}, rebootServer: async () => {} },
-      firewall: { nft: null, background: false },
+      firewall: { nft: null, background: false, sensors: { journal: false } },
     });
     try {
       expect(await reconcileModules(h.console.ctx)).toBe('pushed');

@@ -101,12 +101,14 @@ export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, 
       }),
 
     'firewall.attack.get': async () => settings.attack(),
-    'firewall.attack.set': async ({ settings: next }) =>
-      service.serial(async () => {
+    'firewall.attack.set': async ({ settings: next }) => {
+      await service.serial(async () => {
         settings.setAttack(next);
         await refresh();
-        return { saved: true };
-      }),
+      });
+      await service.reconfigured();
+      return { saved: true };
+    },
     'firewall.confirm': async ({ token }) => ({ confirmed: service.probation.confirm(token) }),
 
     'trust.list': async ({ keyword, offset, limit }) => lists.page('super', keyword, offset, limit),

@@ -83,6 +83,7 @@ export class FirewallService {
   #enabled: boolean;
   #queue: Promise<unknown> = Promise.resolve();
   #timers: NodeJS.Timeout[] = [];
+  #parts: Array<{ configure(): Promise<void>; close(): Promise<void> }> = [];
 
   constructor(options: FirewallServiceOptions) {
     this.#options = options;
@@ -147,6 +148,18 @@ export class FirewallService {
       this.#enabled = enabled;
       await this.#applyAll();
     });
+    await this.reconfigured();
+  }
+
+  /** A part that follows the module switch and the attack settings (the log pipeline), closed with the service. */
+  async attach(part: { configure(): Promise<void>; close(): Promise<void> }): Promise<void> {
+    this.#parts.push(part);
+    await part.configure();
+  }
+
+  /** The module switch or the attack settings changed. */
+  async reconfigured(): Promise<void> {
+    for (const part of this.#parts) await part.configure();
   }
 
   /** Periodic upkeep: outside edits undone, kernel port-scan blocks recorded, ended entries removed. */
@@ -313,6 +326,7 @@ export class FirewallService {
   async close(): Promise<void> {
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
+    for (const part of this.#parts) await part.close();
     await this.probation.close();
     await this.#queue;
     this.db.close();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createNftExecutor, type NftExecutor } from '@rampart/firewall';
 import { openGeoIp, type GeoIpOptions } from '@rampart/geoip';
 import { effectiveUid } from '../host/kernel-status.ts';
+import { AttackPipeline, type SensorOptions } from './attack-pipeline.ts';
 import { FirewallService, type FirewallSinks } from './firewall-service.ts';
 
 export interface FirewallOptions {
@@ -13,6 +14,8 @@ export interface FirewallOptions {
   background?: boolean;
   watchIntervalMs?: number;
   probationMs?: number;
+  /** Log sensors of attack protection (tests point them at their own files and journal). */
+  sensors?: SensorOptions;
 }
 
 function hostNft(): NftExecutor | null {
@@ -43,5 +46,6 @@ export async function openFirewall(stateDir: string, enabled: boolean, sinks: Fi
     probationMs: options.probationMs,
   });
   await service.start();
+  await service.attach(new AttackPipeline(service, options.sensors ?? {}, log));
   return service;
 }

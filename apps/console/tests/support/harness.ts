@@ -50,7 +50,7 @@ export async function startHarness(options: { agent?: boolean; deviceId?: string
     // The event store runs on the console's test clock, with its upkeep driven by the tests.
     logs: { now: () => clock.now, background: false },
     // Desired state only: tests never change the host's kernel ruleset.
-    firewall: { nft: null, now: () => clock.now, background: false },
+    firewall: { nft: null, now: () => clock.now, background: false, sensors: { journal: false } },
   });
   const agentClient = new AgentClient(socketPath, { timeoutMs: 3000 });
   const licenceDb = openLicenceDb(join(dir, 'licence.db'));
