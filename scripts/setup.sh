@@ -20,6 +20,12 @@ if [ "$(id -u)" = 0 ]; then
     [ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)
     # A standard syslog receiver for the syslog-forwarding tests.
     command -v rsyslogd >/dev/null 2>&1 || need+=(rsyslog)
+    # Real peers of the firewall tests: port scans, SSH password guessing, a journal to follow.
+    command -v nmap >/dev/null 2>&1 || need+=(nmap)
+    [ -x /usr/sbin/sshd ] || need+=(openssh-server)
+    command -v sshpass >/dev/null 2>&1 || need+=(sshpass)
+    [ -x /lib/systemd/systemd-journal-remote ] || need+=(systemd-journal-remote)
+    command -v ip >/dev/null 2>&1 || need+=(iproute2)
   fi
   if [ ${#need[@]} -gt 0 ]; then
     echo "[setup] installing Debian packages: ${need[*]}"
