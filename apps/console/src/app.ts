@@ -28,6 +28,7 @@ import { logRoutes } from './routes/log.ts';
 import { photoRoutes } from './routes/photo.ts';
 import { systemLogRoutes } from './routes/system-log.ts';
 import { firewallRoutes } from './routes/firewall.ts';
+import { resourceRoutes } from './routes/resource.ts';
 import { EventSink } from './services/event-sink.ts';
 import { DownloadJobs } from './services/download-jobs.ts';
 import { installAuditTrail } from './http/audit-trail.ts';
@@ -108,6 +109,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(photoRoutes(ctx));
       await api.register(systemLogRoutes(ctx));
       await api.register(firewallRoutes(ctx));
+      await api.register(resourceRoutes(ctx));
     }, { prefix: '/magapi' });
     registerWebsocket(guarded, ctx);
   });

@@ -200,3 +200,16 @@ describe('status', () => {
     expect(status.counts).toEqual({ rules_in: 0, rules_out: 1, white: 0, black: 0, intercept: 0 });
   });
 });
+
+describe('area look-up', () => {
+  it('finds areas by name in the caller\'s language and one by code', async () => {
+    const zh = (await get(`/resource/area?keywords=${encodeURIComponent('广东')}`, 'zh-CN')).body.data.list;
+    expect(zh[0]).toMatchObject({ code: 'CN-GD', kind: 'province', name: '广东省' });
+    const en = (await get('/resource/area?keywords=japan')).body.data.list;
+    expect(en[0]).toMatchObject({ code: 'JP', kind: 'country', name: 'Japan' });
+    expect((await get('/resource/area?id=jp', 'zh-CN')).body.data.list).toEqual([{ code: 'JP', kind: 'country', name: '日本' }]);
+    expect((await get('/resource/area?id=ZZ')).body.data.list).toEqual([]);
+    const long = await get(`/resource/area?keywords=${'x'.repeat(51)}`);
+    expect(long.status).toBe(400);
+  });
+});

@@ -104,3 +104,12 @@ export const firewallInterceptDeleteBodySchema = z.object({ ids: target }).stric
 export const firewallConfirmBodySchema = z.object({ token: z.string({ message: 'fw_probation_gone' }).min(1, 'fw_probation_gone').max(100, 'fw_probation_gone') }).strict();
 
 export type FirewallListImportResult = { added: number; skipped: number; invalid: Array<{ line: number; text: string }> };
+
+/** `/resource/area`: one area by code (`id`), or a search by name or code (`keywords`). */
+export const areaQuerySchema = z
+  .object({
+    id: z.string().max(8, 'area_invalid').optional(),
+    keywords: z.string().trim().max(50, 'keyword_too_long').optional(),
+    ...stampParam,
+  })
+  .strict();
