@@ -131,6 +131,11 @@ describe.skipIf(!canUseNetns())('attack protection from logs (agent, real sshd, 
     expect(agent.firewall.status().kernel).toBe('off');
     const listing = await lab.exec('server', ['nft', 'list', 'tables']);
     expect(listing.stdout).not.toContain('rampart');
+    // Saving settings or changing lists with the module off keeps the kernel untouched.
+    await setAttack({ port_scan: { ...defaultAttackSettings.port_scan, ports: 30 } });
+    await client.call('firewall.intercept.add', { ips: ['10.77.1.9'], minutes: 5, remark: '', guard: { admin_ip: null, panel_port: 6688 } });
+    await client.call('firewall.intercept.delete', { target: 'all' });
+    expect((await lab.exec('server', ['nft', 'list', 'tables'])).stdout).not.toContain('rampart');
     const now = new Date();
     let lines = '';
     for (let i = 0; i < 30; i += 1) lines += nginxLine('10.77.1.6', 404, `/x${i}`, now);

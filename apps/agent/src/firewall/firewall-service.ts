@@ -274,8 +274,9 @@ export class FirewallService {
     });
   }
 
-  /** Rules or attack settings changed: rebuild the chains. */
-  refreshRules(): Promise<void> {
+  /** Rules or attack settings changed: rebuild the chains (with the module off the kernel is left alone). */
+  async refreshRules(): Promise<void> {
+    if (!this.#enabled) return;
     return this.kernel.refreshRules(this.desired()).catch((error: unknown) => {
       this.#options.sinks.event({ kind: 'firewall.apply_failed', module: 'firewall', level: 'critical', source: 'agent', params: { reason: String((error as Error).message).slice(0, 300) } });
     });

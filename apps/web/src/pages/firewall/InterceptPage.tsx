@@ -135,9 +135,10 @@ function InterceptBody() {
       onOk: () => unblock.mutateAsync(ids).catch(() => undefined),
     });
 
-  const remaining = (expiresAt: number) => {
+  // The page's clock ticks every 30 s: a row fetched since then never shows more than its whole block time.
+  const remaining = (expiresAt: number, blockedAt: number) => {
     if (expiresAt <= now) return t('fw.intercept.ended');
-    const { d, h, m } = spanParts(expiresAt - now);
+    const { d, h, m } = spanParts(Math.min(expiresAt - now, expiresAt - blockedAt));
     const parts = [d > 0 && t('fw.span.d', { n: d }), h > 0 && t('fw.span.h', { n: h }), m > 0 && t('fw.span.m', { n: m })];
     return parts.filter(Boolean).join(' ');
   };
@@ -153,7 +154,7 @@ function InterceptBody() {
     { key: 'expires', title: t('fw.intercept.expires_at'), dataIndex: 'expires_at', width: 170, render: (v: number) => formatDateTime(v) },
     {
       key: 'remaining', title: t('fw.intercept.remaining'), dataIndex: 'expires_at', width: 140,
-      render: (v: number, r) => <span data-testid={`fw-intercept-remaining-${r.id}`}>{remaining(v)}</span>,
+      render: (v: number, r) => <span data-testid={`fw-intercept-remaining-${r.id}`}>{remaining(v, r.blocked_at)}</span>,
     },
   ];
   if (canDelete) {
