@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { roleCan, sections, type RoleId } from '@rampart/contracts';
+import { field, id, logIn } from './browser-session.ts';
 import { launchBrowser, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -21,15 +22,6 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
-
-const id = (testId: string) => `[data-testid="${testId}"]`;
-
-async function signIn(p: Page, username: string, password: string) {
-  await p.goto(`${product.base}/#/user/login`);
-  await p.fill(`${id('login-username')} input, input${id('login-username')}`, username);
-  await p.fill(`${id('login-password')} input, input${id('login-password')}`, password);
-  await p.click(id('login-submit'));
-}
 
 /** The section keys in the signed-in menu, in order. */
 async function menuKeys(p: Page): Promise<string[]> {
@@ -51,7 +43,7 @@ describe('Rampart in a real browser', () => {
     await page.click(id('register-submit'));
     // Nothing typed: the form says what is missing and sends nothing.
     await expect.poll(() => page.textContent('body')).toContain('请输入授权码');
-    await page.fill(`${id('register-key')} input, input${id('register-key')}`, product.trialKey);
+    await page.fill(field('register-key'), product.trialKey);
     await page.click(id('register-submit'));
     await expect.poll(() => page.textContent('body')).toContain('请同意许可协议');
     await page.click(`${id('register-agree')}`);
@@ -68,7 +60,7 @@ describe('Rampart in a real browser', () => {
     page.on('websocket', (ws) => ws.on('framereceived', (f) => {
       if (typeof f.payload === 'string' && f.payload.includes('"act":"rates"')) rateFrames.push(f.payload);
     }));
-    await signIn(page, 'admin', adminPassword);
+    await logIn(page, product.base, 'admin', adminPassword);
     await page.waitForURL(/#\/dashboard/);
     await page.waitForSelector(id('dash-cores'));
     expect(await page.textContent(id('dash-cores'))).toContain(String(availableParallelism()));
@@ -106,7 +98,7 @@ describe('Rampart in a real browser', () => {
       expect(made.status, made.stderr).toBe(0);
       const ctx = await browser.newContext({ locale: 'en-US' });
       const p = await ctx.newPage();
-      await signIn(p, `${role}01`, made.stdout.trim());
+      await logIn(p, product.base, `${role}01`, made.stdout.trim());
       expect(await menuKeys(p)).toEqual(expectedMenu(role));
       // A section the role may not see is refused by the guard, and by the server.
       await p.goto(`${product.base}/#/system`);
@@ -117,12 +109,12 @@ describe('Rampart in a real browser', () => {
 
   it('changes the password, which signs the admin out, and the new password works', async () => {
     await page.click(id('change-password'));
-    await page.fill(`${id('password-old')} input, input${id('password-old')}`, adminPassword);
-    await page.fill(`${id('password-new')} input, input${id('password-new')}`, 'Changed-Pass-9');
-    await page.fill(`${id('password-confirm')} input, input${id('password-confirm')}`, 'Changed-Pass-9');
+    await page.fill(field('password-old'), adminPassword);
+    await page.fill(field('password-new'), 'Changed-Pass-9');
+    await page.fill(field('password-confirm'), 'Changed-Pass-9');
     await page.click(`${id('password-form')} button[type="submit"], .ant-modal-footer .ant-btn-primary`);
     await page.waitForURL(/#\/user\/login/);
-    await signIn(page, 'admin', 'Changed-Pass-9');
+    await logIn(page, product.base, 'admin', 'Changed-Pass-9');
     await page.waitForURL(/#\/dashboard/);
   });
 

@@ -13,49 +13,19 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, startProduct, type RunningProduct } from './product.ts';
+import type { Browser, Page } from 'playwright-core';
+import { api, field, id, inEnglish, signIn } from './browser-session.ts';
+import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let token = '';
 
-const id = (testId: string) => `[data-testid="${testId}"]`;
-/** antd puts some test ids on the input, some on its wrapper. */
-const field = (testId: string) => `input${id(testId)}, ${id(testId)} input`;
-/** The same for multi-line boxes. */
+/** Like `field`, for multi-line boxes. */
 const box = (testId: string) => `textarea${id(testId)}, ${id(testId)} textarea`;
 /** The success or warning dialog the API client shows after a call (it closes by itself). */
 const resultDialog = '.ant-modal-confirm-content';
-
-async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
-  const res = await fetch(`${product.base}/magapi${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return res.json() as Promise<{ code: number; msg: string; data: never }>;
-}
-
-/** Picks a language with the header's switch (stored, told to the server, page reloaded). */
-async function switchLanguage(label: 'English' | '简体中文', menuText: RegExp) {
-  await page.click(id('lang-switch'));
-  await page.click(`.ant-select-item-option:has-text("${label}")`);
-  await page.waitForLoadState('load');
-  await expect.poll(() => page.textContent(id('menu-log')), { timeout: 10_000 }).toMatch(menuText);
-}
-
-/** Runs `check` on the current page in English, then goes back to Chinese. */
-async function inEnglish(check: () => Promise<void>) {
-  await switchLanguage('English', /[A-Za-z]/);
-  try {
-    await check();
-  } finally {
-    await switchLanguage('简体中文', /[\u4e00-\u9fff]/);
-  }
-}
 
 /** Opens a firewall tab and waits for its frame and the "module is off" note. */
 async function openTab(route: string, pageId: string) {
@@ -71,7 +41,7 @@ const kernelTableExists = () => spawnSync('nft', ['list', 'table', 'inet', 'ramp
 
 /** Takes Rampart's table out of the kernel the product's own way: switching the module off removes it. */
 async function removeKernelTable() {
-  if (kernelTableExists()) expect((await api('POST', '/module_switch', { module: 'firewall', status: 0 })).code).toBe(0);
+  if (kernelTableExists()) expect((await api(product, token, 'POST', '/module_switch', { module: 'firewall', status: 0 })).code).toBe(0);
   expect(kernelTableExists()).toBe(false);
 }
 
@@ -82,20 +52,9 @@ interface Paged<T> {
 
 beforeAll(async () => {
   product = await startProduct();
-  const reg = await (await fetch(`${product.base}/magapi/register`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: product.trialKey, agree: true }),
-  })).json() as { data: { username: string; password: string } };
-  browser = await launchBrowser();
-  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  await page.goto(`${product.base}/#/user/login`);
-  await page.fill(field('login-username'), reg.data.username);
-  await page.fill(field('login-password'), reg.data.password);
-  await page.click(id('login-submit'));
-  await page.waitForURL(/#\/dashboard/);
-  token = (await page.evaluate(() => localStorage.getItem('rampart.token') ?? sessionStorage.getItem('rampart.token')))!;
+  ({ browser, page, token } = await signIn(product));
   // Guard for the comment at the top: nothing below may reach the kernel.
-  const status = (await api('GET', '/firewall/status')).data as { kernel: string };
+  const status = (await api(product, token, 'GET', '/firewall/status')).data as { kernel: string };
   if (status.kernel !== 'off') throw new Error(`the firewall module must be off for this test (kernel: ${status.kernel})`);
   if (kernelTableExists()) throw new Error('Rampart\'s nftables table is in the kernel while the module is off');
 });
@@ -136,7 +95,7 @@ describe('the firewall tabs in a real browser (module off)', () => {
     await page.waitForSelector(id('fw-rule-form'), { state: 'detached' });
 
     await expect.poll(() => rows('fw-rule').count(), { timeout: 10_000 }).toBe(1);
-    const stored = (await api('GET', '/firewall/rules?direction=in')).data as Paged<{ id: number; protocol: string; ports: string; ips: string[]; areas: string[]; action: string; priority: number; enabled: boolean }>;
+    const stored = (await api(product, token, 'GET', '/firewall/rules?direction=in')).data as Paged<{ id: number; protocol: string; ports: string; ips: string[]; areas: string[]; action: string; priority: number; enabled: boolean }>;
     expect(stored.total).toBe(1);
     const rule = stored.list[0]!;
     expect(rule).toMatchObject({ protocol: 'tcp', ports: '8080', ips: ['10.0.0.0/8', '2001:db8::1'], areas: ['JP'], action: 'deny', priority: 10, enabled: true });
@@ -145,7 +104,7 @@ describe('the firewall tabs in a real browser (module off)', () => {
     for (const part of ['8080', '10.0.0.0/8', '2001:db8::1', '日本', 'TCP', 'e2e inbound']) expect(text).toContain(part);
     expect(await page.textContent(id(`fw-rule-action-tag-${rule.id}`))).toBe('拒绝');
 
-    await inEnglish(async () => {
+    await inEnglish(page, async () => {
       await page.waitForSelector(row);
       await expect.poll(() => page.textContent(row)).toContain('Japan');
       expect(await page.textContent(id(`fw-rule-action-tag-${rule.id}`))).toBe('Deny');
@@ -170,13 +129,13 @@ describe('the firewall tabs in a real browser (module off)', () => {
     // The row switch turns it off.
     expect(await page.getAttribute(id(`fw-rule-switch-${rule.id}`), 'aria-checked')).toBe('true');
     await page.click(id(`fw-rule-switch-${rule.id}`));
-    await expect.poll(async () => ((await api('GET', '/firewall/rules?direction=in')).data as Paged<{ enabled: boolean }>).list[0]?.enabled, { timeout: 10_000 }).toBe(false);
+    await expect.poll(async () => ((await api(product, token, 'GET', '/firewall/rules?direction=in')).data as Paged<{ enabled: boolean }>).list[0]?.enabled, { timeout: 10_000 }).toBe(false);
     await expect.poll(() => page.getAttribute(id(`fw-rule-switch-${rule.id}`), 'aria-checked')).toBe('false');
 
     // Deleting asks first.
     await page.click(id(`fw-rule-delete-${rule.id}`));
     await page.click(id('fw-rule-delete-confirm'));
-    await expect.poll(async () => ((await api('GET', '/firewall/rules?direction=in')).data as Paged<unknown>).total, { timeout: 10_000 }).toBe(0);
+    await expect.poll(async () => ((await api(product, token, 'GET', '/firewall/rules?direction=in')).data as Paged<unknown>).total, { timeout: 10_000 }).toBe(0);
     await expect.poll(() => rows('fw-rule').count()).toBe(0);
   });
 
@@ -194,9 +153,9 @@ describe('the firewall tabs in a real browser (module off)', () => {
     expect(await page.textContent(`.ant-modal:has(${id('fw-rule-form')}) .ant-modal-title`)).toContain('添加出站规则');
     await page.click(id('fw-rule-cancel'));
     await page.waitForSelector(id('fw-rule-form'), { state: 'detached' });
-    expect(((await api('GET', '/firewall/rules?direction=out')).data as Paged<unknown>).total).toBe(0);
+    expect(((await api(product, token, 'GET', '/firewall/rules?direction=out')).data as Paged<unknown>).total).toBe(0);
 
-    await inEnglish(async () => {
+    await inEnglish(page, async () => {
       await page.waitForSelector(id('fw-rule-table'));
       await expect.poll(() => page.textContent(id('fw-rule-add'))).toContain('Add outbound rule');
       const english = await page.textContent(`${id('fw-rule-table')} thead`);
@@ -214,9 +173,9 @@ describe('the firewall tabs in a real browser (module off)', () => {
     await page.fill(field('fw-attack-port_scan-block_minutes'), '');
     await page.click(id('fw-attack-save'));
     await expect.poll(() => page.textContent(id('fw-attack-error-port_scan.block_minutes'))).toBe('请输入禁止时间');
-    expect(((await api('GET', '/firewall/attack')).data as { port_scan: { ports: number } }).port_scan.ports).toBe(10);
+    expect(((await api(product, token, 'GET', '/firewall/attack')).data as { port_scan: { ports: number } }).port_scan.ports).toBe(10);
 
-    await inEnglish(async () => {
+    await inEnglish(page, async () => {
       await page.waitForSelector(field('fw-attack-port_scan-block_minutes'));
       await page.fill(field('fw-attack-port_scan-block_minutes'), '');
       await page.click(id('fw-attack-save'));
@@ -228,7 +187,7 @@ describe('the firewall tabs in a real browser (module off)', () => {
     await page.waitForSelector(field('fw-attack-port_scan-ports'));
     await page.fill(field('fw-attack-port_scan-ports'), '20');
     await page.click(id('fw-attack-save'));
-    await expect.poll(async () => ((await api('GET', '/firewall/attack')).data as { port_scan: { ports: number; block_minutes: number } }).port_scan, { timeout: 10_000 })
+    await expect.poll(async () => ((await api(product, token, 'GET', '/firewall/attack')).data as { port_scan: { ports: number; block_minutes: number } }).port_scan, { timeout: 10_000 })
       .toMatchObject({ ports: 20, block_minutes: 60 });
     // With the module off the settings are kept but not enforced: the kernel must not have been touched.
     // If it was (the agent's firewall.attack.set rebuilds the ruleset whatever the switch says), the table
@@ -272,8 +231,8 @@ describe('the firewall tabs in a real browser (module off)', () => {
     await page.waitForSelector(id('fw-list-import-form'), { state: 'detached' });
     await expect.poll(() => rows('fw-list').count(), { timeout: 10_000 }).toBe(5);
     expect(await page.textContent(`${id('fw-lists-page')} .ant-pagination-total-text`)).toBe('共 5 条');
-    expect(((await api('GET', '/firewall/lists?list=black')).data as Paged<unknown>).total).toBe(5);
-    expect(((await api('GET', '/firewall/lists?list=white')).data as Paged<unknown>).total).toBe(0);
+    expect(((await api(product, token, 'GET', '/firewall/lists?list=black')).data as Paged<unknown>).total).toBe(5);
+    expect(((await api(product, token, 'GET', '/firewall/lists?list=white')).data as Paged<unknown>).total).toBe(0);
 
     // Export: a text file with one address per line.
     const download = page.waitForEvent('download', { timeout: 20_000 });
@@ -284,7 +243,7 @@ describe('the firewall tabs in a real browser (module off)', () => {
     expect(lines[0]).toMatch(/^# Rampart black list, /);
     for (const address of ['198.51.100.7', '2001:db8::66', '192.0.2.10', '192.0.2.20-192.0.2.30', '203.0.113.0/24']) expect(lines).toContain(address);
 
-    await inEnglish(async () => {
+    await inEnglish(page, async () => {
       await page.click(id('fw-list-kind-black'));
       await expect.poll(() => page.textContent(id('fw-list-hint'))).toContain('black list');
       await expect.poll(() => rows('fw-list').count(), { timeout: 10_000 }).toBe(5);
@@ -298,7 +257,7 @@ describe('the firewall tabs in a real browser (module off)', () => {
     await page.click(id('fw-list-delete-all'));
     await expect.poll(() => page.textContent('.ant-modal-confirm-content')).toContain('确定删除黑名单的全部 5 条记录吗');
     await page.click(id('fw-list-delete-confirm'));
-    await expect.poll(async () => ((await api('GET', '/firewall/lists?list=black')).data as Paged<unknown>).total, { timeout: 10_000 }).toBe(0);
+    await expect.poll(async () => ((await api(product, token, 'GET', '/firewall/lists?list=black')).data as Paged<unknown>).total, { timeout: 10_000 }).toBe(0);
     await expect.poll(() => rows('fw-list').count()).toBe(0);
     await page.waitForSelector(`${id('fw-list-table')} .ant-table-placeholder`);
   });
@@ -313,7 +272,7 @@ describe('the firewall tabs in a real browser (module off)', () => {
     await page.waitForSelector(id('fw-intercept-add-form'), { state: 'detached' });
 
     await expect.poll(() => rows('fw-intercept').count(), { timeout: 10_000 }).toBe(1);
-    const stored = (await api('GET', '/firewall/intercept')).data as Paged<{ id: number; ip: string; reason: string; blocked_at: number; expires_at: number }>;
+    const stored = (await api(product, token, 'GET', '/firewall/intercept')).data as Paged<{ id: number; ip: string; reason: string; blocked_at: number; expires_at: number }>;
     const entry = stored.list[0]!;
     expect(entry).toMatchObject({ ip: '203.0.113.7', reason: 'manual' });
     expect(entry.expires_at - entry.blocked_at).toBe(30 * 60_000);
@@ -323,7 +282,7 @@ describe('the firewall tabs in a real browser (module off)', () => {
     // The column counts from the page's clock, which ticks every 30 s: right after the block it may still read 31.
     expect(await page.textContent(id(`fw-intercept-remaining-${entry.id}`))).toMatch(/^3[01] 分钟$/);
 
-    await inEnglish(async () => {
+    await inEnglish(page, async () => {
       await page.waitForSelector(id(`fw-intercept-reason-${entry.id}`));
       await expect.poll(() => page.textContent(id(`fw-intercept-reason-${entry.id}`))).toBe('Blocked by hand');
       expect(await page.textContent(id(`fw-intercept-remaining-${entry.id}`))).toMatch(/^3[01] min$/);
@@ -335,13 +294,13 @@ describe('the firewall tabs in a real browser (module off)', () => {
     await page.waitForSelector(id(`fw-intercept-row-${entry.id}`));
     await page.click(id('fw-intercept-unblock-all'));
     await page.click(id('fw-intercept-unblock-confirm'));
-    await expect.poll(async () => ((await api('GET', '/firewall/intercept')).data as Paged<unknown>).total, { timeout: 10_000 }).toBe(0);
+    await expect.poll(async () => ((await api(product, token, 'GET', '/firewall/intercept')).data as Paged<unknown>).total, { timeout: 10_000 }).toBe(0);
     await expect.poll(() => rows('fw-intercept').count()).toBe(0);
     await page.waitForSelector(`${id('fw-intercept-table')} .ant-table-placeholder`);
   });
 
   it('kept the kernel out of it: the module is still off and Rampart has no table in the kernel', async () => {
-    expect(((await api('GET', '/firewall/status')).data as { kernel: string }).kernel).toBe('off');
+    expect(((await api(product, token, 'GET', '/firewall/status')).data as { kernel: string }).kernel).toBe('off');
     expect(kernelTableExists()).toBe(false);
   });
 });

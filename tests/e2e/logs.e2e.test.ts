@@ -3,60 +3,18 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { AgentClient } from '@rampart/agent-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, startProduct, type RunningProduct } from './product.ts';
+import type { Browser, Page } from 'playwright-core';
+import { api, field, id, inEnglish, signIn } from './browser-session.ts';
+import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let token = '';
 
-const id = (testId: string) => `[data-testid="${testId}"]`;
-/** antd puts some test ids on the input, some on its wrapper. */
-const field = (testId: string) => `input${id(testId)}, ${id(testId)} input`;
-
-async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
-  const res = await fetch(`${product.base}/magapi${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return res.json() as Promise<{ code: number; msg: string; data: never }>;
-}
-
-/** Picks a language with the header's switch (stored, told to the server, page reloaded). */
-async function switchLanguage(label: 'English' | '简体中文', menuText: RegExp) {
-  await page.click(id('lang-switch'));
-  await page.click(`.ant-select-item-option:has-text("${label}")`);
-  await page.waitForLoadState('load');
-  await expect.poll(() => page.textContent(id('menu-log')), { timeout: 10_000 }).toMatch(menuText);
-}
-
-/** Runs `check` on the current page in English, then goes back to Chinese. */
-async function inEnglish(check: () => Promise<void>) {
-  await switchLanguage('English', /[A-Za-z]/);
-  try {
-    await check();
-  } finally {
-    await switchLanguage('简体中文', /[\u4e00-\u9fff]/);
-  }
-}
-
 beforeAll(async () => {
   product = await startProduct();
-  const reg = await (await fetch(`${product.base}/magapi/register`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: product.trialKey, agree: true }),
-  })).json() as { data: { username: string; password: string } };
-  browser = await launchBrowser();
-  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  await page.goto(`${product.base}/#/user/login`);
-  await page.fill(field('login-username'), reg.data.username);
-  await page.fill(field('login-password'), reg.data.password);
-  await page.click(id('login-submit'));
-  await page.waitForURL(/#\/dashboard/);
-  token = (await page.evaluate(() => localStorage.getItem('rampart.token') ?? sessionStorage.getItem('rampart.token')))!;
+  ({ browser, page, token } = await signIn(product));
 });
 afterAll(async () => {
   await browser?.close();
@@ -74,7 +32,7 @@ describe('the log section and log settings in a real browser', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.isVisible(id('log-no-more'))).toBe(true);
 
-    await inEnglish(async () => {
+    await inEnglish(page, async () => {
       await page.waitForSelector(id('log-table'));
       await expect.poll(() => page.textContent(id('log-table'))).toContain('signed in to the panel');
     });
@@ -92,13 +50,13 @@ describe('the log section and log settings in a real browser', () => {
   });
 
   it('lists the notice of a module turned off, marks all read and the badge follows', async () => {
-    expect((await api('POST', '/module_switch', { module: 'firewall', status: 0 })).code).toBe(0);
+    expect((await api(product, token, 'POST', '/module_switch', { module: 'firewall', status: 0 })).code).toBe(0);
     await page.goto(`${product.base}/#/log/notice`);
     await page.waitForSelector(id('notice-table'));
     await expect.poll(() => page.textContent(id('notice-table')), { timeout: 10_000 }).toContain('防护模块已关闭');
     await page.click(id('notice-mark-all'));
-    await expect.poll(async () => (await api('GET', '/log/notice/unread')).data, { timeout: 10_000 }).toEqual({ unread: 0 });
-    await inEnglish(async () => {
+    await expect.poll(async () => (await api(product, token, 'GET', '/log/notice/unread')).data, { timeout: 10_000 }).toEqual({ unread: 0 });
+    await inEnglish(page, async () => {
       await page.waitForSelector(id('notice-table'));
       await expect.poll(() => page.textContent(id('notice-table'))).toContain('Protection module turned off');
       expect(await page.textContent(id('log-notice-page'))).toContain('Mark all as read');
@@ -120,14 +78,14 @@ describe('the log section and log settings in a real browser', () => {
     await page.waitForSelector(id('photo-detail'));
     await expect.poll(() => page.textContent(id('photo-detail'))).toContain('UNION SELECT password');
     await page.keyboard.press('Escape');
-    await inEnglish(async () => {
+    await inEnglish(page, async () => {
       await page.waitForSelector(id('photo-table'));
       await expect.poll(() => page.textContent(id('log-photo-page'))).toContain('Request type');
       expect(await page.textContent(id('log-photo-page'))).toContain('1 snapshots · kept 90 days');
     });
     await page.click(id('photo-clear'));
     await page.click(id('photo-clear-confirm'));
-    await expect.poll(async () => (await api('GET', '/log/photo/base')).data, { timeout: 10_000 }).toMatchObject({ count: 0 });
+    await expect.poll(async () => (await api(product, token, 'GET', '/log/photo/base')).data, { timeout: 10_000 }).toMatchObject({ count: 0 });
     await expect.poll(() => page.isVisible('[data-testid^="photo-row-"]')).toBe(false);
   });
 
@@ -137,10 +95,10 @@ describe('the log section and log settings in a real browser', () => {
     await page.fill(field('logset-keep-days'), '10');
     await page.click(id('logset-save'));
     await expect.poll(() => page.textContent(id('logset-form'))).toContain('日志保留天数须为 30-3650 的整数');
-    expect((await api('GET', '/system/log')).data).toMatchObject({ keep_days: 90 });
+    expect((await api(product, token, 'GET', '/system/log')).data).toMatchObject({ keep_days: 90 });
     await page.fill(field('logset-keep-days'), '45');
     await page.click(id('logset-save'));
-    await expect.poll(async () => (await api('GET', '/system/log')).data, { timeout: 10_000 }).toMatchObject({ keep_days: 45 });
+    await expect.poll(async () => (await api(product, token, 'GET', '/system/log')).data, { timeout: 10_000 }).toMatchObject({ keep_days: 45 });
     await page.reload();
     await page.waitForSelector(id('logset-form'));
     expect(await page.inputValue(field('logset-keep-days'))).toBe('45');
@@ -158,7 +116,7 @@ describe('the log section and log settings in a real browser', () => {
     await page.fill(field('backup-save-path'), '/srv/logs');
     await page.click(id('backup-save'));
     await expect.poll(() => page.textContent(id('backup-table')), { timeout: 10_000 }).toContain('backup.example.net');
-    const rules = (await api('GET', '/system/log_backup')).data as { rules: { has_password: boolean }[] };
+    const rules = (await api(product, token, 'GET', '/system/log_backup')).data as { rules: { has_password: boolean }[] };
     expect(rules.rules).toHaveLength(1);
     expect(rules.rules[0]!.has_password).toBe(true);
     expect(await page.content()).not.toContain('Very-secret-1');

@@ -94,6 +94,10 @@ describe.skipIf(!canUseNetns())('attack protection from logs (agent, real sshd, 
     expect(events.list.find((e) => e.kind === 'firewall.blocked')).toMatchObject({ ip: LAB_IP.attacker.v4, params: { reason: 'ssh_bruteforce', minutes: 30 } });
     await client.call('firewall.intercept.delete', { target: 'all' });
     expect(await tcp(LAB_IP.server.toAttacker.v4, SSH)).toBe('open');
+    // Unblocked early by the administrator, the address is blocked again when it goes on (a block empties its count).
+    await failedLogins(lab, 'attacker', LAB_IP.server.toAttacker.v4, SSH, 6, 'root');
+    expect((await until(intercepted, (page) => page.total > 0)).list[0]).toMatchObject({ ip: LAB_IP.attacker.v4, reason: 'ssh_bruteforce' });
+    await client.call('firewall.intercept.delete', { target: 'all' });
   });
 
   it('never blocks a whitelisted address', async () => {

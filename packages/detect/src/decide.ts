@@ -45,7 +45,10 @@ export function createDecider(options: DeciderOptions): Decider {
       }
       sweep(event.time);
       const until = blockedUntil.get(ip);
-      if ((until !== undefined && until > event.time) || options.isBlocked?.(ip)) {
+      // When the firewall can tell, it is the truth: an address the administrator unblocked early is
+      // blocked again by the next attack. Without it, this decider's own memory stands in.
+      const blocked = options.isBlocked ? options.isBlocked(ip) : until !== undefined && until > event.time;
+      if (blocked) {
         counts.alreadyBlocked++;
         return undefined;
       }

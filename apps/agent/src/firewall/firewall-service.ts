@@ -131,6 +131,21 @@ export class FirewallService {
   }
 
   /** The kernel made to match: never throws, so a kernel problem cannot stop the agent. */
+  /**
+   * The desired state as far as it concerns these addresses: every rule, but of the lists only
+   * the entries that could cover them. Enough to evaluate them, without reading a million entries.
+   */
+  #stateFor(ips: readonly string[]): DesiredFirewall {
+    const now = this.#now();
+    return {
+      rules: this.rules.all(),
+      lists: { super: this.lists.covering('super', ips, now), white: this.lists.covering('white', ips, now), black: this.lists.covering('black', ips, now) },
+      intercept: this.intercepts.activeFor(ips, now),
+      portScan: this.settings.attack().port_scan,
+      now,
+    };
+  }
+
   async #applyAll(): Promise<void> {
     try {
       if (!this.#enabled) {
@@ -230,7 +245,7 @@ export class FirewallService {
     if (ip === '127.0.0.1' || ip === '::1' || ip.startsWith('127.')) return true;
     const now = this.#now();
     for (const list of ['super', 'white'] as const) {
-      for (const entry of this.lists.planned(list, now)) {
+      for (const entry of this.lists.covering(list, [ip], now)) {
         const parsed = parseAddressEntry(entry.address);
         if (parsed && parsed.kind !== 'any' && entryCovers(parsed, ip)) return true;
       }
@@ -248,10 +263,10 @@ export class FirewallService {
       const probe = (source: string, desired: DesiredFirewall) =>
         evaluateInbound(desired, { source, protocol: 'tcp', port: guard?.panel_port ?? 0 }, this.#options.areas.areaOf).verdict;
       const admin = guard?.admin_ip && guard.admin_ip !== '127.0.0.1' && guard.admin_ip !== '::1' ? guard.admin_ip : null;
-      const before = admin ? probe(admin, this.desired()) : 'accept';
+      const before = admin ? probe(admin, this.#stateFor([admin])) : 'accept';
       const change = withTransaction(this.db, make);
       if (change === 'not_found') return { refused: 'fw_rule_not_found', probation: null, warnings: [], changed: 0 };
-      const after = this.desired();
+      const after = this.#stateFor(admin ? [admin] : []);
       const warnings: FirewallWarning[] = [];
       const cutsAdmin = admin !== null && before === 'accept' && probe(admin, after) === 'drop';
       if (cutsAdmin) warnings.push('own_ip_blocked');

@@ -52,6 +52,11 @@ export class InterceptsRepo {
       .map((row) => ({ ip: String(row['ip']), expires_at: Number(row['expires_at']) }));
   }
 
+  activeFor(ips: readonly string[], now: number): PlannedIntercept[] {
+    const statement = this.#db.prepare('SELECT ip, expires_at FROM intercepts WHERE ip = ? AND expires_at > ?');
+    return ips.flatMap((ip) => statement.all(ip, now).map((row) => ({ ip: String(row['ip']), expires_at: Number(row['expires_at']) })));
+  }
+
   isBlocked(ip: string, now: number): boolean {
     return this.#db.prepare('SELECT 1 AS x FROM intercepts WHERE ip = ? AND expires_at > ?').get(ip, now) !== undefined;
   }

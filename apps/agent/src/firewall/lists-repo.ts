@@ -84,6 +84,19 @@ export class ListsRepo {
     return rows.map((row) => ({ address: String(row['address']), expires_at: row['expires_at'] === null ? null : Number(row['expires_at']) }));
   }
 
+  /** The live entries that could cover one of `ips`: their own host entries and every network (few). */
+  covering(list: AddressList, ips: readonly string[], now: number): PlannedListEntry[] {
+    const hosts = ips.flatMap((ip) => {
+      const canonical = canonicalEntry(ip);
+      return canonical?.isHost ? [canonical.address] : [];
+    });
+    const marks = hosts.map(() => '?').join(', ');
+    const rows = this.#db
+      .prepare(`SELECT address, expires_at FROM list_entries WHERE list = ? AND (is_host = 0${hosts.length > 0 ? ` OR address IN (${marks})` : ''}) AND (expires_at IS NULL OR expires_at > ?)`)
+      .all(list, ...hosts, now);
+    return rows.map((row) => ({ address: String(row['address']), expires_at: row['expires_at'] === null ? null : Number(row['expires_at']) }));
+  }
+
   /** Live network and range entries (few), for re-merging the interval set. */
   nets(list: AddressList, now: number): string[] {
     return this.#db

@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Form, Input, InputNumber, Modal, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Flex, Form, Input, InputNumber, Modal, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,10 +10,10 @@ import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
-import { addIntercepts, defaultPageSize, deleteIntercepts, fetchIntercepts, firewallKey, pageSizes, type Ids, type PageQuery } from './api.ts';
+import { addIntercepts, defaultPageSize, deleteIntercepts, fetchIntercepts, firewallKey, type Ids, type PageQuery } from './api.ts';
 import { FirewallTab, useReportChange } from './FirewallTab.tsx';
 import { entryLines, foldLineErrors, schemaErrors, spanParts, useClampPage, useNow, type EntryLine } from './forms.ts';
-import { ExportButton, KeywordSearch } from './parts.tsx';
+import { ExportButton, KeywordSearch, PagedSelectableTable, SelectedCount } from './parts.tsx';
 
 /** Most addresses one manual block takes (the console's limit), for its message. */
 const maxManualIps = 10_000;
@@ -188,11 +188,7 @@ function InterceptBody() {
             </>
           )}
           {canExport && <ExportButton list="intercept" testId="fw-intercept-export" />}
-          {selected.length > 0 && (
-            <Typography.Text type="secondary" data-testid="fw-intercept-selected">
-              {t('fw.selected', { count: selected.length })}
-            </Typography.Text>
-          )}
+          <SelectedCount prefix="fw-intercept" count={selected.length} />
         </Space>
         <KeywordSearch
           prefix="fw-intercept"
@@ -203,32 +199,18 @@ function InterceptBody() {
           }}
         />
       </Flex>
-      <Table<InterceptEntry>
-        rowKey="id"
-        size="middle"
+      <PagedSelectableTable<InterceptEntry>
+        prefix="fw-intercept"
         columns={columns}
-        dataSource={rows}
+        rows={rows}
+        total={total}
         loading={list.isFetching}
         scroll={{ x: 1000 }}
-        rowSelection={
-          canDelete
-            ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), getCheckboxProps: (r) => testId(`fw-intercept-select-${r.id}`) }
-            : undefined
-        }
-        onRow={(r) => testId(`fw-intercept-row-${r.id}`)}
-        pagination={{
-          current: query.page,
-          pageSize: query.size,
-          total,
-          showSizeChanger: true,
-          pageSizeOptions: pageSizes,
-          showTotal: (count) => t('fw.total', { count }),
-          onChange: (page, size) => {
-            setSelected([]);
-            setQuery((q) => ({ ...q, page: size === q.size ? page : 1, size }));
-          },
-        }}
-        data-testid="fw-intercept-table"
+        selectable={canDelete}
+        selected={selected}
+        setSelected={setSelected}
+        query={query}
+        setQuery={setQuery}
       />
       {adding && <InterceptAddModal onClose={() => setAdding(false)} />}
     </Flex>

@@ -1,5 +1,5 @@
 import { DeleteOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Segmented, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Flex, Segmented, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,11 +7,11 @@ import { firewallListKinds, type FirewallListKind, type ListEntry } from '@rampa
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
-import { defaultPageSize, deleteListEntries, fetchListEntries, firewallKey, pageSizes, type Ids, type PageQuery } from './api.ts';
+import { defaultPageSize, deleteListEntries, fetchListEntries, firewallKey, type Ids, type PageQuery } from './api.ts';
 import { FirewallTab, useReportChange } from './FirewallTab.tsx';
 import { useClampPage, useNow } from './forms.ts';
 import { ListAddModal, ListImportModal } from './ListModals.tsx';
-import { ExportButton, KeywordSearch } from './parts.tsx';
+import { ExportButton, KeywordSearch, PagedSelectableTable, SelectedCount } from './parts.tsx';
 
 const firstPage: PageQuery = { keyword: '', page: 1, size: defaultPageSize };
 
@@ -129,37 +129,19 @@ function ListsBody() {
             </Button>
           </>
         )}
-        {selected.length > 0 && (
-          <Typography.Text type="secondary" data-testid="fw-list-selected">
-            {t('fw.selected', { count: selected.length })}
-          </Typography.Text>
-        )}
+        <SelectedCount prefix="fw-list" count={selected.length} />
       </Space>
-      <Table<ListEntry>
-        rowKey="id"
-        size="middle"
+      <PagedSelectableTable<ListEntry>
+        prefix="fw-list"
         columns={columns}
-        dataSource={rows}
+        rows={rows}
+        total={total}
         loading={list.isFetching}
-        rowSelection={
-          canDelete
-            ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), getCheckboxProps: (r) => testId(`fw-list-select-${r.id}`) }
-            : undefined
-        }
-        onRow={(r) => testId(`fw-list-row-${r.id}`)}
-        pagination={{
-          current: query.page,
-          pageSize: query.size,
-          total,
-          showSizeChanger: true,
-          pageSizeOptions: pageSizes,
-          showTotal: (count) => t('fw.total', { count }),
-          onChange: (page, size) => {
-            setSelected([]);
-            setQuery((q) => ({ ...q, page: size === q.size ? page : 1, size }));
-          },
-        }}
-        data-testid="fw-list-table"
+        selectable={canDelete}
+        selected={selected}
+        setSelected={setSelected}
+        query={query}
+        setQuery={setQuery}
       />
       {dialog === 'add' && <ListAddModal list={kind} onClose={() => setDialog(null)} />}
       {dialog === 'import' && <ListImportModal list={kind} onClose={() => setDialog(null)} />}

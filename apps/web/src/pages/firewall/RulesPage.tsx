@@ -1,5 +1,5 @@
 import { CheckCircleOutlined, DeleteOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
-import { App, Button, Flex, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Flex, Space, Switch, Tag, Typography, type TableColumnsType } from 'antd';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,10 +10,10 @@ import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
-import { addRule, defaultPageSize, deleteRules, editRule, fetchRules, firewallKey, pageSizes, setRulesEnabled, type PageQuery } from './api.ts';
+import { addRule, defaultPageSize, deleteRules, editRule, fetchRules, firewallKey, setRulesEnabled, type PageQuery } from './api.ts';
 import { FirewallTab, useReportChange } from './FirewallTab.tsx';
 import { foldLineErrors, useClampPage, type EntryLine } from './forms.ts';
-import { KeywordSearch } from './parts.tsx';
+import { KeywordSearch, PagedSelectableTable, SelectedCount } from './parts.tsx';
 import { RuleModal } from './RuleModal.tsx';
 import { checkRule, draftOf, newRuleDraft, ruleLines, takesPorts, type RuleDraft } from './ruleForm.ts';
 
@@ -180,11 +180,7 @@ function RulesList({ direction }: { direction: FirewallDirection }) {
               {t('fw.delete_selected')}
             </Button>
           )}
-          {!none && (
-            <Typography.Text type="secondary" data-testid="fw-rule-selected">
-              {t('fw.selected', { count: selected.length })}
-            </Typography.Text>
-          )}
+          <SelectedCount prefix="fw-rule" count={selected.length} />
         </Space>
         <KeywordSearch
           prefix="fw-rule"
@@ -195,32 +191,18 @@ function RulesList({ direction }: { direction: FirewallDirection }) {
           }}
         />
       </Flex>
-      <Table<FirewallRule>
-        rowKey="id"
-        size="middle"
+      <PagedSelectableTable<FirewallRule>
+        prefix="fw-rule"
         columns={columns}
-        dataSource={rows}
+        rows={rows}
+        total={total}
         loading={list.isFetching}
         scroll={{ x: 1100 }}
-        rowSelection={
-          selectable
-            ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), getCheckboxProps: (r) => testId(`fw-rule-select-${r.id}`) }
-            : undefined
-        }
-        onRow={(r) => testId(`fw-rule-row-${r.id}`)}
-        pagination={{
-          current: query.page,
-          pageSize: query.size,
-          total,
-          showSizeChanger: true,
-          pageSizeOptions: pageSizes,
-          showTotal: (count) => t('fw.total', { count }),
-          onChange: (page, size) => {
-            setSelected([]);
-            setQuery((q) => ({ ...q, page: size === q.size ? page : 1, size }));
-          },
-        }}
-        data-testid="fw-rule-table"
+        selectable={selectable}
+        selected={selected}
+        setSelected={setSelected}
+        query={query}
+        setQuery={setQuery}
       />
       {editing && (
         <RuleModal

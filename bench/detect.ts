@@ -1,6 +1,6 @@
 // Throughput of parse + detect + decide, in lines per second, for auth.log and access-log lines.
-//   node packages/detect/bench.ts [--lines 500000]
-import { createPipeline, loadScenarios, parseLine, type LogSource } from './src/index.ts';
+//   node bench/detect.ts [--lines 500000]
+import { createPipeline, loadScenarios, parseLine, type LogSource } from '@rampart/detect';
 
 const arg = process.argv.indexOf('--lines');
 const count = arg > 0 ? Number(process.argv[arg + 1]) : 500_000;

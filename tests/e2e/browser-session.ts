@@ -1,0 +1,78 @@
+/*
+ * What the browser tests share: selectors by test id, the sign-in, calls to the console's API with the
+ * session's token, and the header's language switch.
+ */
+import { expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, type RunningProduct } from './product.ts';
+
+export const id = (testId: string) => `[data-testid="${testId}"]`;
+/** antd puts some test ids on the input, some on its wrapper. */
+export const field = (testId: string) => `input${id(testId)}, ${id(testId)} input`;
+
+/** Fills in and sends the login form (does not wait for what follows: the caller knows what it expects). */
+export async function logIn(page: Page, base: string, username: string, password: string) {
+  await page.goto(`${base}/#/user/login`);
+  await page.fill(field('login-username'), username);
+  await page.fill(field('login-password'), password);
+  await page.click(id('login-submit'));
+}
+
+export interface BrowserSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** The console's token for this session, for `api`. */
+  token: string;
+}
+
+/**
+ * Registers a freshly started product with its trial key (through the API), opens Chromium in Chinese
+ * and signs in with the account registration made; resolves once the dashboard shows.
+ */
+export async function signIn(product: RunningProduct): Promise<BrowserSession> {
+  const reg = await (await fetch(`${product.base}/magapi/register`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: product.trialKey, agree: true }),
+  })).json() as { data: { username: string; password: string } };
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    const page = await context.newPage();
+    await logIn(page, product.base, reg.data.username, reg.data.password);
+    await page.waitForURL(/#\/dashboard/);
+    const token = (await page.evaluate(() => localStorage.getItem('rampart.token') ?? sessionStorage.getItem('rampart.token')))!;
+    return { browser, context, page, token };
+  } catch (e) {
+    // The caller never gets the browser to close: do it here.
+    await browser.close();
+    throw e;
+  }
+}
+
+/** Calls the console's API with a session's token; resolves to the answer's envelope. */
+export async function api(product: RunningProduct, token: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const res = await fetch(`${product.base}/magapi${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return res.json() as Promise<{ code: number; msg: string; data: never }>;
+}
+
+/** Picks a language with the header's switch (stored, told to the server, page reloaded). */
+export async function switchLanguage(page: Page, label: 'English' | '简体中文', menuText: RegExp) {
+  await page.click(id('lang-switch'));
+  await page.click(`.ant-select-item-option:has-text("${label}")`);
+  await page.waitForLoadState('load');
+  await expect.poll(() => page.textContent(id('menu-log')), { timeout: 10_000 }).toMatch(menuText);
+}
+
+/** Runs `check` on the current page in English, then goes back to Chinese. */
+export async function inEnglish(page: Page, check: () => Promise<void>) {
+  await switchLanguage(page, 'English', /[A-Za-z]/);
+  try {
+    await check();
+  } finally {
+    await switchLanguage(page, '简体中文', /[\u4e00-\u9fff]/);
+  }
+}
