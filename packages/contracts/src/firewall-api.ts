@@ -103,7 +103,6 @@ export const firewallInterceptAddBodySchema = z
 export const firewallInterceptDeleteBodySchema = z.object({ ids: target }).strict();
 export const firewallConfirmBodySchema = z.object({ token: z.string({ message: 'fw_probation_gone' }).min(1, 'fw_probation_gone').max(100, 'fw_probation_gone') }).strict();
 
-export type FirewallListImportResult = { added: number; skipped: number; invalid: Array<{ line: number; text: string }> };
 
 /** `/resource/area`: one area by code (`id`), or a search by name or code (`keywords`). */
 export const areaQuerySchema = z

@@ -15,6 +15,7 @@ export * from './log-settings.ts';
 export * from './log-api.ts';
 export * from './areas.ts';
 export * from './ip-address.ts';
+export * from './ip-ranges.ts';
 export * from './query-params.ts';
 export * from './firewall.ts';
 export * from './firewall-api.ts';

@@ -66,10 +66,6 @@ export function parseAddressEntry(raw: string): AddressEntry | null {
   return family ? { kind: 'host', family, address: text } : null;
 }
 
-export function isAddressEntry(raw: string): boolean {
-  return parseAddressEntry(raw) !== null;
-}
-
 /** The first and last address an entry covers, as numbers; null for `*`. */
 export function entryBounds(entry: AddressEntry): { family: 4 | 6; start: bigint; end: bigint } | null {
   switch (entry.kind) {
@@ -96,12 +92,4 @@ export function entryCovers(entry: AddressEntry, address: string): boolean {
   const value = addressToBigInt(address);
   if (!bounds || value === null || addressFamily(address) !== bounds.family) return false;
   return value >= bounds.start && value <= bounds.end;
-}
-
-/** Splits text into non-empty trimmed lines (also accepts commas and spaces between entries). */
-export function splitEntries(text: string): string[] {
-  return text
-    .split(/[\s,;]+/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
 }

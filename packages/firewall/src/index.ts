@@ -8,4 +8,4 @@ export { scanLimit } from './plan-chains.ts';
 export { evaluateInbound, type InboundProbe, type Verdict } from './evaluate.ts';
 export { createNftExecutor, NftError, type NftExecutor, type NftExecutorOptions } from './executor.ts';
 export { tableFingerprint } from './fingerprint.ts';
-export { mergeRanges, rangesOf, formatAddress, type AddressRange } from './ranges.ts';
+export { rangesOf } from './ranges.ts';

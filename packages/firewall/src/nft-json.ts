@@ -1,4 +1,4 @@
-import { exactPrefix, formatAddress, type AddressRange } from './ranges.ts';
+import { exactPrefix, formatAddress, type AddressRange } from '@rampart/contracts';
 
 /* Builders for nft's JSON syntax (libnftables-json(5)), so the planner reads like the ruleset it makes. */
 

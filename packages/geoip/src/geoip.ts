@@ -1,11 +1,9 @@
-import { isAreaCode, isChinaProvinceCode } from '@rampart/contracts';
+import { isAreaCode, isChinaProvinceCode, mergeRanges, rangeText, type AddressRange } from '@rampart/contracts';
 import { geoIpCredit } from './credit.ts';
 import { defaultSource, type SourceName } from './default-sources.ts';
 import { mappedIPv4, parseIPv4, parseIPv6 } from './ip-address.ts';
 import { loadTable, type TableLoad } from './load-table.ts';
-import { mergeRanges, type BigRange } from './merge-ranges.ts';
 import { findLabel, rangesWithLabels, rowsPerLabel } from './range-table.ts';
-import { rangeText } from './range-text.ts';
 import { readCountryCsv } from './read-country-csv.ts';
 import { readRegionDb } from './read-region-db.ts';
 
@@ -107,8 +105,8 @@ export function openGeoIp(options: GeoIpOptions = {}): GeoIp {
       if (unknown.length > 0) throw new Error(`geoip: unknown area code ${unknown.join(', ')}`);
       const countries = new Set(codes.filter((code) => !isChinaProvinceCode(code)));
       const provinces = new Set(codes.filter((code) => isChinaProvinceCode(code)));
-      const v4: BigRange[] = [];
-      const v6: BigRange[] = [];
+      const v4: AddressRange[] = [];
+      const v6: AddressRange[] = [];
       if (countries.size > 0) {
         v4.push(...rangesWithLabels(countryV4().table, countries));
         v6.push(...rangesWithLabels(countryV6().table, countries));

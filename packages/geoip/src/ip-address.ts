@@ -100,11 +100,6 @@ export function wordsToBigInt(words: ArrayLike<number>, at = 0): bigint {
   return value;
 }
 
-export function bigIntToWords(value: bigint): Words128 {
-  const w = (shift: bigint) => Number((value >> shift) & 0xffffffffn);
-  return [w(96n), w(64n), w(32n), w(0n)];
-}
-
 export function compareWords(a: ArrayLike<number>, b: ArrayLike<number>): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
   return 0;

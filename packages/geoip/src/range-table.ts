@@ -1,3 +1,4 @@
+import type { AddressRange } from '@rampart/contracts';
 /**
  * One sorted table of address ranges → labels, packed in typed arrays (a few bytes per range,
  * not an object each). `width` is the number of 32-bit words per address: 1 for IPv4, 4 for IPv6.
@@ -61,16 +62,16 @@ function addressAt(words: Uint32Array, at: number, width: number): bigint {
 }
 
 /** Every row whose label is in `wanted`, as integer ranges (for set building, not lookups). */
-export function rangesWithLabels(table: RangeTable, wanted: ReadonlySet<string>): [bigint, bigint][] {
+export function rangesWithLabels(table: RangeTable, wanted: ReadonlySet<string>): AddressRange[] {
   const ids = new Set<number>();
   table.labels.forEach((label, id) => {
     if (wanted.has(label)) ids.add(id);
   });
-  const out: [bigint, bigint][] = [];
+  const out: AddressRange[] = [];
   if (ids.size === 0) return out;
   for (let i = 0; i < table.rows; i++) {
     if (ids.has(table.labelIndex[i]!)) {
-      out.push([addressAt(table.starts, i * table.width, table.width), addressAt(table.ends, i * table.width, table.width)]);
+      out.push({ start: addressAt(table.starts, i * table.width, table.width), end: addressAt(table.ends, i * table.width, table.width) });
     }
   }
   return out;

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mergeRanges } from '../src/merge-ranges.ts';
-import { rangeText } from '../src/range-text.ts';
+import { mergeRanges, rangeText, type AddressRange } from '@rampart/contracts';
 import { addressValue } from './helpers/bounds.ts';
 
-const v4 = (from: string, to: string): [bigint, bigint] => [addressValue(from), addressValue(to)];
+const v4 = (from: string, to: string): AddressRange => ({ start: addressValue(from), end: addressValue(to) });
 
 describe('range text for nftables', () => {
   it('writes a CIDR only when the range is exactly one block', () => {
@@ -18,7 +17,7 @@ describe('range text for nftables', () => {
   });
 
   it('writes IPv6 compressed', () => {
-    const v6 = (from: string, to: string): [bigint, bigint] => [addressValue(from), addressValue(to)];
+    const v6 = (from: string, to: string): AddressRange => ({ start: addressValue(from), end: addressValue(to) });
     expect(rangeText(v6('2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff'), 6)).toBe('2001:db8::/32');
     expect(rangeText(v6('2001:db8::1', '2001:db8::9'), 6)).toBe('2001:db8::1-2001:db8::9');
     expect(rangeText(v6('::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'), 6)).toBe('::/0');

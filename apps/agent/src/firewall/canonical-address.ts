@@ -1,6 +1,4 @@
-import { parseAddressEntry } from '@rampart/contracts';
-import { formatAddress, rangesOf } from '@rampart/firewall';
-import { addressToBigInt } from '@rampart/contracts';
+import { entryBounds, formatAddress, parseAddressEntry } from '@rampart/contracts';
 
 /**
  * One spelling per entry, so `2001:DB8:0::1` and `2001:db8::1` are the same list entry:
@@ -8,16 +6,15 @@ import { addressToBigInt } from '@rampart/contracts';
  */
 export function canonicalEntry(text: string): { address: string; isHost: boolean } | null {
   const entry = parseAddressEntry(text);
-  if (!entry || entry.kind === 'any') return null;
+  const bounds = entry ? entryBounds(entry) : null;
+  if (!entry || !bounds) return null;
+  const start = formatAddress(bounds.start, bounds.family);
   switch (entry.kind) {
     case 'host':
-      return { address: formatAddress(addressToBigInt(entry.address) ?? 0n, entry.family), isHost: true };
+      return { address: start, isHost: true };
     case 'cidr':
-      return { address: `${formatAddress(addressToBigInt(entry.address) ?? 0n, entry.family)}/${entry.prefix}`, isHost: false };
-    case 'range': {
-      const [range] = entry.family === 4 ? rangesOf([text]).v4 : rangesOf([text]).v6;
-      if (!range) return null;
-      return { address: `${formatAddress(range.start, entry.family)}-${formatAddress(range.end, entry.family)}`, isHost: false };
-    }
+      return { address: `${start}/${entry.prefix}`, isHost: false };
+    default:
+      return { address: `${start}-${formatAddress(bounds.end, bounds.family)}`, isHost: false };
   }
 }
