@@ -178,6 +178,21 @@ describe.skipIf(!canUseNetns())('firewall on nftables (agent, real packets)', ()
     expect(await client.call('firewall.confirm', { token: kept.probation!.token })).toEqual({ confirmed: false });
   });
 
+  it('rolls a deletion back to the entries exactly as they were', async () => {
+    await clearAll();
+    const admin = { admin_ip: LAB_IP.attacker.v4, panel_port: PANEL, account: 'admin' };
+    await client.call('firewall.lists.add', { list: 'black', addresses: ['10.77.1.0/24'], remark: '', expires_at: null, guard });
+    await client.call('firewall.lists.add', { list: 'white', addresses: [LAB_IP.attacker.v4], remark: 'office', expires_at: null, guard });
+    const before = (await client.call('firewall.lists.list', { list: 'white', offset: 0, limit: 10 })).list;
+    // Deleting the whitelist entry lets the blacklist cut the administrator: on probation, then rolled back.
+    const change = await client.call('firewall.lists.delete', { list: 'white', target: 'all', guard: admin });
+    expect(change.probation).not.toBeNull();
+    expect(await tcp(attacker, server.v4, PANEL)).toBe('timeout');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect((await client.call('firewall.lists.list', { list: 'white', offset: 0, limit: 10 })).list).toEqual(before);
+    expect(await tcp(attacker, server.v4, PANEL)).toBe('open');
+  });
+
   it('notices an outside flush and restores the ruleset', async () => {
     await clearAll();
     await client.call('firewall.rules.add', rule({ ports: '9001' }));

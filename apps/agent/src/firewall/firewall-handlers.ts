@@ -58,24 +58,12 @@ export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, 
         const now = service.now();
         const netsBefore = lists.nets(list, now);
         if (target === 'all') {
-          const snapshot = lists.planned(list, now);
+          const snapshot = lists.entries(list);
           const changed = lists.deleteAll(list);
-          return {
-            changed,
-            undo: () => {
-              for (const entry of snapshot) lists.add(list, [entry.address], { remark: '', addedBy: '', expiresAt: entry.expires_at, now });
-            },
-            kernel: () => service.flushList(list),
-          };
+          return { changed, undo: () => lists.restore(list, snapshot), kernel: () => service.flushList(list) };
         }
         const removed = lists.delete(list, target);
-        return {
-          changed: removed.length,
-          undo: () => {
-            for (const entry of removed) lists.add(list, [entry.address], { remark: '', addedBy: '', expiresAt: entry.expires_at, now });
-          },
-          kernel: () => service.listDelta(list, [], removed, netsBefore),
-        };
+        return { changed: removed.length, undo: () => lists.restore(list, removed), kernel: () => service.listDelta(list, [], removed, netsBefore) };
       }),
 
     'firewall.intercept.list': async ({ keyword, offset, limit }) => intercepts.page(keyword, offset, limit, service.now()),

@@ -13,6 +13,8 @@ import {
   type AreaResolver,
   type DesiredFirewall,
   type NftExecutor,
+  type PlannedIntercept,
+  type PlannedListEntry,
 } from '@rampart/firewall';
 import {
   entryCovers,
@@ -119,33 +121,31 @@ export class FirewallService {
     return next;
   }
 
+  /** Everything the kernel ruleset is made from. */
   desired(): DesiredFirewall {
+    return this.#state((list, now) => this.lists.planned(list, now), (now) => this.intercepts.active(now));
+  }
+
+  /**
+   * The desired state as far as it concerns these addresses: every rule, but of the lists only
+   * the entries that could cover them. Enough to evaluate them, without reading a million entries.
+   */
+  #stateFor(ips: readonly string[]): DesiredFirewall {
+    return this.#state((list, now) => this.lists.covering(list, ips, now), (now) => this.intercepts.activeFor(ips, now));
+  }
+
+  #state(entries: (list: AddressList, now: number) => PlannedListEntry[], intercept: (now: number) => PlannedIntercept[]): DesiredFirewall {
     const now = this.#now();
     return {
       rules: this.rules.all(),
-      lists: { super: this.lists.planned('super', now), white: this.lists.planned('white', now), black: this.lists.planned('black', now) },
-      intercept: this.intercepts.active(now),
+      lists: { super: entries('super', now), white: entries('white', now), black: entries('black', now) },
+      intercept: intercept(now),
       portScan: this.settings.attack().port_scan,
       now,
     };
   }
 
   /** The kernel made to match: never throws, so a kernel problem cannot stop the agent. */
-  /**
-   * The desired state as far as it concerns these addresses: every rule, but of the lists only
-   * the entries that could cover them. Enough to evaluate them, without reading a million entries.
-   */
-  #stateFor(ips: readonly string[]): DesiredFirewall {
-    const now = this.#now();
-    return {
-      rules: this.rules.all(),
-      lists: { super: this.lists.covering('super', ips, now), white: this.lists.covering('white', ips, now), black: this.lists.covering('black', ips, now) },
-      intercept: this.intercepts.activeFor(ips, now),
-      portScan: this.settings.attack().port_scan,
-      now,
-    };
-  }
-
   async #applyAll(): Promise<void> {
     try {
       if (!this.#enabled) {
@@ -198,12 +198,13 @@ export class FirewallService {
   async #drainScanBlocks(): Promise<void> {
     if (this.kernel.state !== 'ok') return;
     const now = this.#now();
-    const minutes = this.settings.attack().port_scan.block_minutes;
+    const { ports, seconds, block_minutes: minutes } = this.settings.attack().port_scan;
+    // The evidence in numbers only, so it reads the same in both languages (the reason is named in words).
+    const detail = `> ${ports} / ${seconds} s`;
     for (const fam of families) {
       for (const element of await this.kernel.readSet(scanBlockSetName(fam))) {
         if (this.intercepts.isBlocked(element.ip, now)) continue;
-        const expiresAt = now + (element.expiresInS ?? minutes * 60) * 1000;
-        this.#record(element.ip, 'port_scan', `more than ${this.settings.attack().port_scan.ports} ports in ${this.settings.attack().port_scan.seconds} s`, minutes, now, expiresAt);
+        this.#record(element.ip, 'port_scan', detail, minutes, now, now + (element.expiresInS ?? minutes * 60) * 1000);
       }
     }
   }

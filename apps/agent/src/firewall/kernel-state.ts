@@ -3,6 +3,7 @@ import {
   planRemoval,
   planRulesRefresh,
   tableFingerprint,
+  tableName,
   type AreaResolver,
   type DesiredFirewall,
   type NftExecutor,
@@ -95,7 +96,7 @@ export class KernelState {
   /** Reads a set's elements with their remaining seconds (for the kernel's own port-scan blocks). */
   async readSet(name: string): Promise<Array<{ ip: string; expiresInS: number | null }>> {
     if (!this.#nft) return [];
-    const listing = (await this.#nft.read(['list', 'set', 'inet', 'rampart', name])) as { nftables?: Array<{ set?: { elem?: unknown[] } }> };
+    const listing = (await this.#nft.read(['list', 'set', 'inet', tableName, name])) as { nftables?: Array<{ set?: { elem?: unknown[] } }> };
     const elements = listing.nftables?.find((item) => item.set)?.set?.elem ?? [];
     return elements.flatMap((element) => {
       if (typeof element === 'string') return [{ ip: element, expiresInS: null }];

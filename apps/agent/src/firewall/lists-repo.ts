@@ -24,6 +24,12 @@ export interface StoredAddress {
   expires_at: number | null;
 }
 
+export type StoredEntry = SuperWhitelistEntry & { isHost: boolean };
+
+function toStored(row: Row): StoredEntry {
+  return { ...toEntry(row), isHost: Number(row['is_host']) === 1 };
+}
+
 /** The super whitelist, the whitelist and the blacklist. */
 export class ListsRepo {
   readonly #db: Db;
@@ -46,18 +52,31 @@ export class ListsRepo {
     return added;
   }
 
-  /** Deletes by id; returns what was removed. */
-  delete(list: AddressList, ids: readonly number[]): StoredAddress[] {
-    const select = this.#db.prepare('SELECT address, is_host, expires_at FROM list_entries WHERE list = ? AND id = ?');
+  /** Deletes by id; returns the rows removed, whole, so an undo can put them back. */
+  delete(list: AddressList, ids: readonly number[]): StoredEntry[] {
+    const select = this.#db.prepare('SELECT * FROM list_entries WHERE list = ? AND id = ?');
     const remove = this.#db.prepare('DELETE FROM list_entries WHERE list = ? AND id = ?');
-    const removed: StoredAddress[] = [];
+    const removed: StoredEntry[] = [];
     for (const id of ids) {
       const row = select.get(list, id);
       if (!row) continue;
       remove.run(list, id);
-      removed.push({ address: String(row['address']), isHost: Number(row['is_host']) === 1, expires_at: row['expires_at'] === null ? null : Number(row['expires_at']) });
+      removed.push(toStored(row));
     }
     return removed;
+  }
+
+  /** Every row of a list, whole (the snapshot before "delete all"). */
+  entries(list: AddressList): StoredEntry[] {
+    return this.#db.prepare('SELECT * FROM list_entries WHERE list = ? ORDER BY id').all(list).map(toStored);
+  }
+
+  /** Puts removed rows back exactly as they were: id, remark, who added them and when (a rolled-back change). */
+  restore(list: AddressList, rows: readonly StoredEntry[]): void {
+    const insert = this.#db.prepare(
+      'INSERT INTO list_entries (id, list, address, is_host, remark, added_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    );
+    for (const r of rows) insert.run(r.id, list, r.address, r.isHost ? 1 : 0, r.remark, r.added_by, r.created_at, r.expires_at);
   }
 
   deleteAll(list: AddressList): number {
