@@ -76,7 +76,10 @@ describe('firewall rules', () => {
         expect(res.body.data?.field).toBe(field);
       }
     }
-    const missingPriority: Record<string, unknown> = { ...rule };
+    const tooMany = Array.from({ length: 1001 }, (_, i) => `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`);
+    const many = await post('/firewall/rules/add', { ...rule, ips: tooMany }, { lang: 'zh-CN' });
+    expect(many.body).toMatchObject({ msg: '一次最多输入 1000 个 IP', data: { field: 'ips' } });
+        const missingPriority: Record<string, unknown> = { ...rule };
     delete missingPriority['priority'];
     expect((await post('/firewall/rules/add', missingPriority)).body.msg).toBe('Enter priority');
     expect((await get('/firewall/rules?direction=in')).body.data.total).toBe(before);
@@ -121,6 +124,9 @@ describe('black and white lists', () => {
     const bad = await post('/firewall/lists/add', { list: 'white', addresses: ['192.0.2.1', 'not-an-ip'] }, { lang: 'zh-CN' });
     expect(bad.status).toBe(400);
     expect(bad.body.data?.field).toBe('addresses.1');
+    const tooMany = Array.from({ length: 50_001 }, (_, i) => `10.${Math.floor(i / 65_000)}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`);
+    const many = await post('/firewall/lists/add', { list: 'white', addresses: tooMany });
+    expect(many.body).toMatchObject({ msg: 'At most 50000 IPs at a time', data: { field: 'addresses' } });
     const past = await post('/firewall/lists/add', { list: 'white', addresses: ['192.0.2.1'], expires_at: h.clock.now - 1000 });
     expect(past.body).toMatchObject({ code: 2, msg: 'The validity must end after now' });
     expect((await get('/firewall/lists?list=white')).body.data.total).toBe(0);

@@ -17,7 +17,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
       const key: MessageKey = first && isMessageKey(first.message ?? '') ? (first.message as MessageKey) : 'bad_request';
       // The field the message belongs to, as a dotted path (`syslog.servers.0.host`), so forms can mark it.
       const field = (first?.instancePath ?? '').split('/').filter(Boolean).join('.');
-      return refuse(reply, 400, key, field ? { field } : undefined);
+      // A size or range rule's bound fills `{max}` / `{min}` in its message ("At most {max} IPs at a time").
+      const bounds = (first?.params ?? {}) as { maximum?: number | bigint; minimum?: number | bigint };
+      const params = {
+        ...(bounds.maximum !== undefined ? { max: Number(bounds.maximum) } : {}),
+        ...(bounds.minimum !== undefined ? { min: Number(bounds.minimum) } : {}),
+      };
+      return refuse(reply, 400, key, field ? { field } : undefined, params);
     }
     // A route that needs the agent while it is away (or refusing) gets a message the user can act
     // on, not a 500. Routes with a better answer (a saved desired state) catch it themselves.

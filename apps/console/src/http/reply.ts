@@ -18,6 +18,6 @@ export function failure(request: FastifyRequest, msg: MessageKey, params?: Param
 }
 
 /** Ends the request with an HTTP status the client acts on (401, 403, 404, 503, 400, 413, 429). */
-export function refuse(reply: FastifyReply, status: number, msg: MessageKey, data?: { field: string }): FastifyReply {
-  return reply.code(status).send({ code: Code.error, msg: translate(reply.request.lang, msg), lang: reply.request.lang, ...(data ? { data } : {}) });
+export function refuse(reply: FastifyReply, status: number, msg: MessageKey, data?: { field: string }, params?: Params): FastifyReply {
+  return reply.code(status).send({ code: Code.error, msg: translate(reply.request.lang, msg, params), lang: reply.request.lang, ...(data ? { data } : {}) });
 }
