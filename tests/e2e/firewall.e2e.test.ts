@@ -277,7 +277,7 @@ describe('the firewall tabs in a real browser (module off)', () => {
     expect(entry).toMatchObject({ ip: '203.0.113.7', reason: 'manual' });
     expect(entry.expires_at - entry.blocked_at).toBe(30 * 60_000);
     expect(await page.textContent(id(`fw-intercept-row-${entry.id}`))).toContain('203.0.113.7');
-    // The tab names a manual block "手动拦截" (fw.reason.manual); events and notices say "手动添加".
+    // The reason words come from the one table in contracts that events and notices use too.
     expect(await page.textContent(id(`fw-intercept-reason-${entry.id}`))).toBe('手动拦截');
     // The column counts from the page's clock, which ticks every 30 s: right after the block it may still read 31.
     expect(await page.textContent(id(`fw-intercept-remaining-${entry.id}`))).toMatch(/^3[01] 分钟$/);

@@ -107,13 +107,13 @@ export const eventKinds = {
   },
 } satisfies Record<string, EventKindDef>;
 
-/** Why the firewall blocked an address, as events, notices and the interception list show it. */
+/** Why the firewall blocked an address, as the interception list, events and notices show it (one table for all three). */
 export const interceptReasonNames: Record<string, Texts> = {
-  port_scan: { 'zh-CN': '端口扫描', 'en-US': 'port scan' },
+  port_scan: { 'zh-CN': '端口扫描', 'en-US': 'Port scan' },
   ssh_bruteforce: { 'zh-CN': 'SSH 暴力破解', 'en-US': 'SSH brute force' },
   http_404_scan: { 'zh-CN': '404 扫描', 'en-US': '404 scan' },
-  http_cc: { 'zh-CN': 'CC 攻击', 'en-US': 'CC attack (HTTP flood)' },
-  manual: { 'zh-CN': '手动添加', 'en-US': 'added by hand' },
+  http_cc: { 'zh-CN': 'CC 攻击', 'en-US': 'CC attack' },
+  manual: { 'zh-CN': '手动拦截', 'en-US': 'Blocked by hand' },
 };
 
 export type EventKind = keyof typeof eventKinds;

@@ -559,13 +559,6 @@ const enUS = {
       remaining: 'Time left',
       ended: 'Ended',
     },
-    reason: {
-      port_scan: 'Port scan',
-      ssh_bruteforce: 'SSH brute force',
-      http_404_scan: '404 scan',
-      http_cc: 'CC attack',
-      manual: 'Blocked by hand',
-    },
     attack: {
       within: 'Within',
       deny_for: 'Deny for',

@@ -561,13 +561,6 @@ const zhCN: LocaleTexts = {
       remaining: '剩余时间',
       ended: '已结束',
     },
-    reason: {
-      port_scan: '端口扫描',
-      ssh_bruteforce: 'SSH 暴力破解',
-      http_404_scan: '404 扫描',
-      http_cc: 'CC 攻击',
-      manual: '手动拦截',
-    },
     attack: {
       within: '时间窗口',
       deny_for: '禁止时间',

@@ -3,7 +3,7 @@ import { App, Button, Flex, Form, Input, InputNumber, Modal, Space, Tag, Typogra
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { firewallInterceptAddBodySchema, type InterceptEntry, type InterceptReason } from '@rampart/contracts';
+import { firewallInterceptAddBodySchema, interceptReasonNames, type InterceptEntry, type InterceptReason } from '@rampart/contracts';
 import { errorField, isApiError } from '../../api/errors.ts';
 import { errorProps, withoutError, type FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
@@ -103,6 +103,7 @@ function InterceptAddModal({ onClose }: { onClose: () => void }) {
 
 function InterceptBody() {
   const { t } = useTranslation();
+  const lang = useLanguage();
   const { modal } = App.useApp();
   const report = useReportChange();
   const canAdd = useCan('firewall', 'add');
@@ -147,7 +148,7 @@ function InterceptBody() {
     { key: 'ip', title: t('fw.intercept.ip'), dataIndex: 'ip', width: 170 },
     {
       key: 'reason', title: t('fw.intercept.reason'), dataIndex: 'reason', width: 150,
-      render: (v: InterceptReason, r) => <Tag color={reasonColours[v]} data-testid={`fw-intercept-reason-${r.id}`}>{t(`fw.reason.${v}`)}</Tag>,
+      render: (v: InterceptReason, r) => <Tag color={reasonColours[v]} data-testid={`fw-intercept-reason-${r.id}`}>{interceptReasonNames[v]?.[lang] ?? v}</Tag>,
     },
     { key: 'detail', title: t('fw.intercept.detail'), dataIndex: 'detail', render: (v: string) => v || '-' },
     { key: 'blocked', title: t('fw.intercept.blocked_at'), dataIndex: 'blocked_at', width: 170, render: (v: number) => formatDateTime(v) },
