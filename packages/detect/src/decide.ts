@@ -64,7 +64,7 @@ export function createDecider(options: DeciderOptions): Decider {
         count: overflow.count,
         source: event.source,
       };
-      blockedUntil.set(ip, decision.until);
+      if (!options.isBlocked) blockedUntil.set(ip, decision.until);
       counts.decisions++;
       return decision;
     },
