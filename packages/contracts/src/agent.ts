@@ -6,6 +6,9 @@ import { noticeInputSchema, noticeRecordSchema, noticeTargetSchema } from './not
 import { photoInputSchema, photoPageSchema, photoQuerySchema, photoRecordSchema } from './photos.ts';
 import { backupRuleViewSchema, backupRulesInputSchema, logSettingsSchema } from './log-settings.ts';
 import { firewallAgentParams, firewallAgentResults } from './firewall-api.ts';
+import { systemBasicAgentParams, systemBasicAgentResults } from './system-basic.ts';
+import { commonAreasAgentParams, commonAreasAgentResults } from './common-areas.ts';
+import { configBackupAgentParams, configBackupAgentResults } from './config-backup.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -46,6 +49,9 @@ export const agentParamSchemas = {
   'logs.backup.run': none,
   // The host firewall and the super whitelist (see firewall-api.ts).
   ...firewallAgentParams,
+  ...systemBasicAgentParams,
+  ...commonAreasAgentParams,
+  ...configBackupAgentParams,
 } as const;
 
 export type AgentMethod = keyof typeof agentParamSchemas;
@@ -95,6 +101,9 @@ export const agentResultSchemas = {
     results: z.array(z.object({ id: z.number().int(), ok: z.boolean(), file: z.string(), error: z.string() })),
   }),
   ...firewallAgentResults,
+  ...systemBasicAgentResults,
+  ...commonAreasAgentResults,
+  ...configBackupAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 

@@ -1,10 +1,18 @@
 import type { Language } from './i18n.ts';
+import { systemBasicMessages } from './messages/system-basic.ts';
+import { systemPortalMessages } from './messages/system-portal.ts';
+import { systemUsersMessages } from './messages/system-users.ts';
+import { systemAlertsMessages } from './messages/system-alerts.ts';
+import { signInCheckMessages } from './messages/sign-in-check.ts';
+import { commonAreasMessages } from './messages/common-areas.ts';
+import { configBackupMessages } from './messages/config-backup.ts';
+import { shortcutsMessages } from './messages/shortcuts.ts';
 
 /**
  * Every message the server sends to a user, in both languages. Keys are stable codes; the console
  * answers with the text in the caller's language. A test fails when a language misses a key.
  */
-const zh = {
+const zhBase = {
   ok: '操作成功',
   saved: '保存成功',
   bad_request: '请求参数有误',
@@ -134,9 +142,22 @@ const zh = {
   fw_unblocked: '已解除拦截',
 } as const;
 
+/** Each settings area keeps its messages in messages/<area>.ts; they merge here. */
+const zh = {
+  ...zhBase,
+  ...systemBasicMessages.zh,
+  ...systemPortalMessages.zh,
+  ...systemUsersMessages.zh,
+  ...systemAlertsMessages.zh,
+  ...signInCheckMessages.zh,
+  ...commonAreasMessages.zh,
+  ...configBackupMessages.zh,
+  ...shortcutsMessages.zh,
+};
+
 export type MessageKey = keyof typeof zh;
 
-const en: Record<MessageKey, string> = {
+const enBase: Record<keyof typeof zhBase, string> = {
   ok: 'Done',
   saved: 'Saved',
   bad_request: 'The request is not valid',
@@ -264,6 +285,18 @@ const en: Record<MessageKey, string> = {
   fw_panel_port_closed: 'Warning: the panel port {port} is not open in the firewall',
   fw_unavailable: 'The firewall needs root and nftables',
   fw_unblocked: 'Unblocked',
+};
+
+const en: Record<MessageKey, string> = {
+  ...enBase,
+  ...systemBasicMessages.en,
+  ...systemPortalMessages.en,
+  ...systemUsersMessages.en,
+  ...systemAlertsMessages.en,
+  ...signInCheckMessages.en,
+  ...commonAreasMessages.en,
+  ...configBackupMessages.en,
+  ...shortcutsMessages.en,
 };
 
 export const messages: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zh, 'en-US': en };

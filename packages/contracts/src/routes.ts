@@ -79,6 +79,9 @@ export const sections: readonly SectionDef[] = [
     tabs: [
       { key: 'basic' }, { key: 'portal' }, { key: 'log' }, { key: 'soft_reg' }, { key: 'user' },
       { key: 'alerts' }, { key: 'trust_terminal' },
+      // Choice: the spec names shortcut management, common areas and configuration backup without
+      // placing them; each gets a tab of its own after the spec's seven.
+      { key: 'shortcut' }, { key: 'areas' }, { key: 'config' },
     ],
   },
 ];

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import type { Db } from './database.ts';
+import { portalSettingDefs } from './settings-portal.ts';
+import { alertSettingDefs } from './settings-alerts.ts';
+import { signInCheckSettingDefs } from './settings-sign-in-check.ts';
+import { shortcutSettingDefs } from './settings-shortcuts.ts';
 
 /**
  * Settings this build reads, each with its schema and default. A stored value that no longer
@@ -19,6 +23,10 @@ export const settingDefs = {
   },
   /** Help link in the header; the console serves its own manual at /help. */
   help_url: { schema: z.string().max(512), default: '/help' as string },
+  ...portalSettingDefs,
+  ...alertSettingDefs,
+  ...signInCheckSettingDefs,
+  ...shortcutSettingDefs,
 } as const;
 
 export type SettingKey = keyof typeof settingDefs;

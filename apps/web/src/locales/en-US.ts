@@ -1,3 +1,14 @@
+import { systemBasicEn } from './parts/system-basic.ts';
+import { systemPortalEn } from './parts/system-portal.ts';
+import { systemUsersEn } from './parts/system-users.ts';
+import { systemAlertsEn } from './parts/system-alerts.ts';
+import { signInCheckEn } from './parts/sign-in-check.ts';
+import { systemTrustEn } from './parts/system-trust.ts';
+import { commonAreasEn } from './parts/common-areas.ts';
+import { configBackupEn } from './parts/config-backup.ts';
+import { systemRegEn } from './parts/system-reg.ts';
+import { shortcutsEn } from './parts/shortcuts.ts';
+
 /** English texts. zh-CN.ts holds the same keys; a test fails when they drift apart. */
 const enUS = {
   common: {
@@ -100,6 +111,9 @@ const enUS = {
       user: 'Accounts',
       alerts: 'Message notification',
       trust_terminal: 'Super whitelist',
+      shortcut: 'Shortcuts',
+      areas: 'Common areas',
+      config: 'Configuration backup',
     },
   },
   role: {
@@ -596,6 +610,16 @@ const enUS = {
       },
     },
   },
+  sys_basic: systemBasicEn,
+  sys_portal: systemPortalEn,
+  sys_user: systemUsersEn,
+  sys_alerts: systemAlertsEn,
+  sign_in_check: signInCheckEn,
+  sys_trust: systemTrustEn,
+  sys_areas: commonAreasEn,
+  sys_config: configBackupEn,
+  sys_reg: systemRegEn,
+  sys_shortcut: shortcutsEn,
 } as const;
 
 export default enUS;

@@ -1,4 +1,14 @@
 import type { LocaleTexts } from './types.ts';
+import { systemBasicZh } from './parts/system-basic.ts';
+import { systemPortalZh } from './parts/system-portal.ts';
+import { systemUsersZh } from './parts/system-users.ts';
+import { systemAlertsZh } from './parts/system-alerts.ts';
+import { signInCheckZh } from './parts/sign-in-check.ts';
+import { systemTrustZh } from './parts/system-trust.ts';
+import { commonAreasZh } from './parts/common-areas.ts';
+import { configBackupZh } from './parts/config-backup.ts';
+import { systemRegZh } from './parts/system-reg.ts';
+import { shortcutsZh } from './parts/shortcuts.ts';
 
 /** 简体中文。键与 en-US.ts 完全一致。 */
 const zhCN: LocaleTexts = {
@@ -102,6 +112,9 @@ const zhCN: LocaleTexts = {
       user: '账号管理',
       alerts: '消息通知',
       trust_terminal: '超级白名单',
+      shortcut: '快捷管理',
+      areas: '常用区域',
+      config: '配置备份',
     },
   },
   role: {
@@ -598,6 +611,16 @@ const zhCN: LocaleTexts = {
       },
     },
   },
+  sys_basic: systemBasicZh,
+  sys_portal: systemPortalZh,
+  sys_user: systemUsersZh,
+  sys_alerts: systemAlertsZh,
+  sign_in_check: signInCheckZh,
+  sys_trust: systemTrustZh,
+  sys_areas: commonAreasZh,
+  sys_config: configBackupZh,
+  sys_reg: systemRegZh,
+  sys_shortcut: shortcutsZh,
 };
 
 export default zhCN;

@@ -1,0 +1,6 @@
+import { TabPlaceholder } from '../section/TabPlaceholder.tsx';
+
+/** System settings, alerts tab (being built). */
+export function AlertsPage() {
+  return <TabPlaceholder />;
+}

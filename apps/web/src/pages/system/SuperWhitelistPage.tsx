@@ -1,0 +1,6 @@
+import { TabPlaceholder } from '../section/TabPlaceholder.tsx';
+
+/** System settings, trust_terminal tab (being built). */
+export function SuperWhitelistPage() {
+  return <TabPlaceholder />;
+}

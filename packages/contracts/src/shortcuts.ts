@@ -1,0 +1,3 @@
+// Schemas of the shortcut management: signed links that run named operations.
+
+export {};

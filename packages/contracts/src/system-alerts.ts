@@ -1,0 +1,3 @@
+// Schemas of the alerts tab: notification service and methods.
+
+export {};

@@ -1,0 +1,3 @@
+// Schemas of the portal tab: panel listener, HTTPS, authorized IPs, login policy.
+
+export {};

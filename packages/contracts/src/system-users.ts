@@ -1,0 +1,3 @@
+// Schemas of the user tab: panel accounts and online terminals.
+
+export {};
