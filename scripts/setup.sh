@@ -32,6 +32,17 @@ if [ "$(id -u)" = 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
   fi
+  # A real NTP server for the SNTP tests. Installing chrony would remove systemd-timesyncd from the
+  # host, so the package is only downloaded and unpacked; the tests run its chronyd with their own config.
+  if [ "$mode" = test ] && [ ! -x var/test-peers/chrony/usr/sbin/chronyd ]; then
+    echo "[setup] unpacking Debian chrony for the NTP tests"
+    mkdir -p var/test-peers
+    if (cd var/test-peers && rm -f chrony_*.deb && { apt-get download -qq chrony >/dev/null 2>&1 || { apt-get update -qq && apt-get download -qq chrony >/dev/null 2>&1; }; }); then
+      dpkg-deb -x var/test-peers/chrony_*.deb var/test-peers/chrony
+    else
+      echo "[setup] chrony could not be downloaded: the tests against a real NTP server will be skipped"
+    fi
+  fi
   bash deploy/create-user.sh
 fi
 

@@ -39,6 +39,8 @@ export async function startProduct(): Promise<RunningProduct> {
       ...process.env, RAMPART_DATA_DIR: dataDir, RAMPART_PORT: String(port), RAMPART_LICENCE_PORT: String(licencePort),
       // Tests exercise the reboot path but never reboot the machine.
       RAMPART_DRY_REBOOT: '1',
+      // ... nor set its clock after an NTP sync.
+      RAMPART_DRY_CLOCK: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -13,10 +13,16 @@ import { LogService } from './logs/log-service.ts';
 import { firewallHandlers } from './firewall/firewall-handlers.ts';
 import type { FirewallService } from './firewall/firewall-service.ts';
 import { openFirewall, type FirewallOptions } from './firewall/open-firewall.ts';
+import { ProtectionService } from './protection/protection-service.ts';
+import { systemBasicHandlers } from './protection/protection-handlers.ts';
+import { NtpService, type ClockSetter, type NtpServiceOptions } from './time/ntp-service.ts';
+import { configBackupHandlers } from './config-backup/config-handlers.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
   rebootServer(): Promise<void>;
+  /** Sets the system clock after an NTP sync; absent, the time is fetched and the clock left alone (tests). */
+  setClock?: ClockSetter;
 }
 
 export interface AgentOptions {
@@ -37,6 +43,10 @@ export interface AgentOptions {
   logs?: { now?: () => number; background?: boolean; backupTimeoutMs?: number };
   /** The host firewall's kernel runner, clock and upkeep (tests bind nft to a network namespace). */
   firewall?: FirewallOptions;
+  /** System protection's clock (default: the event store's) and resume timer. */
+  protection?: { now?: () => number; timers?: boolean };
+  /** NTP sync upkeep and per-server timeout. */
+  ntp?: Pick<NtpServiceOptions, 'timers' | 'timeoutMs' | 'lookup'>;
 }
 
 export interface RunningAgent {
@@ -44,6 +54,8 @@ export interface RunningAgent {
   /** The event store and its upkeep, for in-process producers and tests. */
   eventLog: LogService;
   firewall: FirewallService;
+  protection: ProtectionService;
+  ntp: NtpService;
   close(): Promise<void>;
 }
 
@@ -55,10 +67,13 @@ function buildHandlers(
   firewall: FirewallService,
   options: AgentOptions,
   log: (line: string) => void,
+  basic: ReturnType<typeof systemBasicHandlers>,
 ): AgentHandlers {
   return {
     ...logs.handlers(),
+    ...basic,
     ...firewallHandlers(firewall),
+    ...configBackupHandlers(firewall, logs, basic, options.stateDir),
     'host.info': () => collectHostInfo(),
     'host.rates': () => sampler.current(),
     'module.list': async () => store.list(),
@@ -105,8 +120,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const actions = new DelayedActions(log, options.actionDelayMs);
   const logs = await LogService.open({ stateDir: path.resolve(options.stateDir), log, ...options.logs });
   const sinks = { event: (input: Parameters<LogService['event']>[0]) => logs.event(input), notice: (input: Parameters<LogService['notice']>[0]) => logs.notice(input) };
-  const firewall = await openFirewall(path.resolve(options.stateDir), (await store.list()).firewall === 1, sinks, log, options.firewall);
-  const handlers = buildHandlers(store, sampler, actions, logs, firewall, options, log);
+  // Protection's state first: a restart during a temporary disable must not put the ruleset back for a moment.
+  const protection = await ProtectionService.open({ stateDir: path.resolve(options.stateDir), log, sinks, now: options.protection?.now ?? options.logs?.now, timers: options.protection?.timers });
+  const firewall = await openFirewall(path.resolve(options.stateDir), (await store.list()).firewall === 1, sinks, log, { ...options.firewall, paused: protection.paused });
+  protection.attach(firewall);
+  const ntp = await NtpService.open({ stateDir: path.resolve(options.stateDir), log, setClock: options.executors.setClock ?? null, ...options.ntp });
+  const handlers = buildHandlers(store, sampler, actions, logs, firewall, options, log, systemBasicHandlers(protection, ntp));
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -124,6 +143,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await prepareSocketPath(socketPath);
     await listen(server, socketPath);
   } catch (error) {
+    await ntp.close();
+    await protection.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -135,6 +156,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   } catch (error) {
     server.close();
     await removeOwnSocket(socketPath, undefined);
+    await ntp.close();
+    await protection.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -150,10 +173,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       for (const socket of sockets) socket.destroy();
       await serverClosed;
       await removeOwnSocket(socketPath, inode);
+      await ntp.close();
+      await protection.close();
       await firewall.close();
       await logs.close();
     })();
     return closed;
   };
-  return { socketPath, eventLog: logs, firewall, close };
+  return { socketPath, eventLog: logs, firewall, protection, ntp, close };
 }

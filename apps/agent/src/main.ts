@@ -3,6 +3,7 @@ import { startAgent, type RunningAgent } from './agent.ts';
 import { agentConfigFromEnv } from './config/agent-config.ts';
 import { effectiveUid } from './host/kernel-status.ts';
 import { systemExecutors } from './power/system-executors.ts';
+import { systemClockSetter } from './time/system-clock.ts';
 
 /** The agent process: settings from the environment (see config/agent-config.ts). */
 const log = (line: string): void => {
@@ -40,7 +41,8 @@ async function main(): Promise<void> {
     socketPath: config.socketPath,
     stateDir: config.stateDir,
     socketGroupId: config.socketGroupId,
-    executors: systemExecutors({ dryReboot: config.dryReboot, log }),
+    // RAMPART_DRY_CLOCK=1 (browser tests): NTP syncs fetch the time but never set the host clock.
+    executors: { ...systemExecutors({ dryReboot: config.dryReboot, log }), setClock: systemClockSetter({ dry: process.env.RAMPART_DRY_CLOCK === '1', log }) },
     log,
   });
   log(`agent listening on ${agent.socketPath}`);

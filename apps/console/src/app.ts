@@ -13,12 +13,15 @@ import { deviceId as machineDeviceId } from './services/device-id.ts';
 import { hostFacts } from './services/host-facts.ts';
 import { startModuleReconciler } from './services/module-reconciler.ts';
 import { startLicenceWatch } from './services/licence-watch.ts';
+import { startAlerts } from './services/alert-dispatcher.ts';
 import { Hub } from './ws/hub.ts';
 import { registerWebsocket } from './ws/route.ts';
 import { startRatesFeed } from './ws/rates-feed.ts';
 import { installAccessHook, type DeclaredRoute } from './http/access-hook.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { installPortalGate } from './portal/gate.ts';
+import type { PortalOptions } from './portal/runtime.ts';
 import { authRoutes } from './routes/auth.ts';
 import { registerRoutes } from './routes/register.ts';
 import { infoRoutes } from './routes/info.ts';
@@ -37,6 +40,7 @@ import { systemTrustRoutes } from './routes/system-trust.ts';
 import { systemAreaRoutes } from './routes/system-areas.ts';
 import { systemConfigRoutes } from './routes/system-config.ts';
 import { systemShortcutRoutes } from './routes/system-shortcut.ts';
+import { shortcutLinkRoutes } from './shortcuts/link-routes.ts';
 import { EventSink } from './services/event-sink.ts';
 import { DownloadJobs } from './services/download-jobs.ts';
 import { installAuditTrail } from './http/audit-trail.ts';
@@ -56,6 +60,8 @@ export interface ConsoleOptions {
   downloadsDir?: string;
   /** Periodic jobs (module reconcile); tests turn them off to stay deterministic. */
   background?: boolean;
+  /** The portal gate's geo-IP and super-whitelist cache (tests give their own). */
+  portal?: PortalOptions;
 }
 
 export interface Console {
@@ -97,6 +103,8 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   app.decorateRequest('user', null);
   app.decorateRequest('lang', 'zh-CN');
   installSecurityHeaders(app);
+  // Before everything else: a request that misses the safe entry, the bound domain or the authorized IPs gets a bare 404.
+  installPortalGate(app, ctx, options.portal);
   installErrorHandlers(app);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
@@ -130,11 +138,15 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
     registerWebsocket(guarded, ctx);
   });
 
+  // Shortcut links (`/shortcut/<token>`): public pages outside /magapi whose token is the credential.
+  await app.register(shortcutLinkRoutes(ctx));
   registerStatic(app, options.webDir ?? join(repoRoot, 'apps/web/dist'));
 
   const stops: (() => void)[] = [startRatesFeed(ctx.hub, ctx.agent), () => ctx.noticeFeed.stop()];
   if (options.background !== false) {
     stops.push(startModuleReconciler(ctx), startLicenceWatch(ctx));
+    // Notices raised by the agent go out by the chosen notification methods (system alerts tab).
+    stops.push(startAlerts(ctx));
     void ctx.downloads.sweep();
     const sweeper = setInterval(() => void ctx.downloads.sweep(), 60 * 60 * 1000);
     stops.push(() => clearInterval(sweeper));

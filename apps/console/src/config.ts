@@ -13,6 +13,8 @@ export interface ConsoleConfig {
 /** The console's settings, all from the environment (DESIGN.md names them). */
 export function consoleConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig {
   const dataDir = resolve(env.RAMPART_DATA_DIR ?? 'var');
+  // The port until an administrator saves one on the portal tab; the saved one wins after that
+  // (and this one is the fallback when the saved one cannot be bound).
   const port = Number(env.RAMPART_PORT ?? 6688);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`RAMPART_PORT must be a port number, got ${env.RAMPART_PORT}`);
   return {

@@ -6,3 +6,5 @@ export { deleteUserSessions } from './db/sessions.ts';
 export { isRegistered } from './db/registration.ts';
 export { hashPassword, generatePassword } from './security/passwords.ts';
 export { adminAccountName } from './services/registration.ts';
+export { getSetting, setSetting } from './db/settings.ts';
+export { deleteTotp } from './sign-in/totp-store.ts';

@@ -31,9 +31,11 @@ async function fullSnapshot(): Promise<string> {
   const firewall = await Promise.all([
     call('firewall.rules.list', { direction: 'in', ...page }), call('firewall.rules.list', { direction: 'out', ...page }),
     call('firewall.lists.list', { list: 'white', ...page }), call('firewall.lists.list', { list: 'black', ...page }),
-    call('firewall.intercept.list', page), call('firewall.attack.get', {}), call('trust.list', page),
+    call('firewall.intercept.list', page), call('firewall.attack.get', {}), call('trust.list', page), call('areas.list', page),
   ]);
-  return snapshot() + JSON.stringify({ events: stats.events, photos: stats.photos, notices, settings, rules, firewall });
+  // System protection and NTP settings live in the agent too (basic tab).
+  const basic = await Promise.all([call('protection.get', {}), call('ntp.get', {})]);
+  return snapshot() + JSON.stringify({ events: stats.events, photos: stats.photos, notices, settings, rules, firewall, basic });
 }
 
 const malformedBodies: { name: string; payload: string; type?: string }[] = [

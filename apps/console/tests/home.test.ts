@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basicModules, homeIndexSchema } from '@rampart/contracts';
 import { auth, startHarness, type Harness } from './support/harness.ts';
 import { reconcileModules } from '../src/services/module-reconciler.ts';
-import { setSetting } from '../src/db/settings.ts';
 
 let h: Harness;
 let token: string;
@@ -33,7 +32,8 @@ describe('home page figures come from the agent over its socket', () => {
   });
 
   it('shows a temporary disable with the minutes left, and protection back on when the time is up', async () => {
-    setSetting(h.console.ctx.db, 'protection', { mode: 'temp_off', until: h.clock.now + 90 * 60_000 });
+    // The agent owns protection (and runs on the harness clock).
+    await h.agentClient.call('protection.set', { mode: 'temp_off', minutes: 90 });
     const during = (await h.app.inject({ url: '/magapi/home/index', headers: auth(token) })).json().data;
     expect(during.protection).toEqual({ mode: 'temp_off', minutes_left: 90 });
     h.clock.now += 91 * 60_000;

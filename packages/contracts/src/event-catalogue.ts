@@ -56,6 +56,11 @@ export const eventKinds = {
     content: { 'zh-CN': '登录失败次数过多，IP {ip} 今日已被锁定', 'en-US': 'Too many failed sign-ins: IP {ip} is locked for today' },
     solution: { 'zh-CN': '确认是否为暴力破解；可在面板设置中调整登录错误次数', 'en-US': 'Check for password guessing; the login error count is in the panel settings' },
   },
+  'panel.login_check_skipped': {
+    category: 'security', foldable: false,
+    content: { 'zh-CN': '登录验证已开启但未设置通知方式，账号 {account} 从本机 {ip} 登录时跳过了验证', 'en-US': 'Sign-in verification is on but no notification method is set: account {account} signed in from this machine ({ip}) without it' },
+    solution: { 'zh-CN': '在消息通知中设置通知方式，或为账号启用两步验证（身份验证器）', 'en-US': 'Set a notification method under message notification, or turn on two-step verification (authenticator app) for the account' },
+  },
   'panel.logout': {
     category: 'operation', foldable: false,
     content: { 'zh-CN': '账号 {account} 退出登录', 'en-US': 'Account {account} signed out' },
@@ -104,6 +109,50 @@ export const eventKinds = {
     category: 'system', foldable: false,
     content: { 'zh-CN': '防火墙规则写入内核失败：{reason}', 'en-US': 'The firewall ruleset could not be applied: {reason}' },
     solution: { 'zh-CN': '确认 nftables 已安装且服务以 root 运行', 'en-US': 'Make sure nftables is installed and the agent runs as root' },
+  },
+  // System protection (basic tab): the agent records these, its timer's own resume included.
+  'protection.paused': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 临时关闭了系统防护 {minutes} 分钟，将于 {until} 自动恢复', 'en-US': '{account} turned protection off for {minutes} minutes; it resumes by itself at {until}' },
+  },
+  'protection.stopped': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 关闭了系统防护（需手动开启）', 'en-US': '{account} turned protection off (until it is turned on by hand)' },
+  },
+  'protection.resumed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 开启了系统防护', 'en-US': '{account} turned protection on' },
+  },
+  'protection.auto_resumed': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '临时关闭时间已到，系统防护已自动恢复', 'en-US': 'The temporary disable ended; protection is back on by itself' },
+  },
+  // Runs of a shortcut link (system settings, shortcut management); the client IP is the event's IP.
+  'shortcut.pause_protection': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '快捷链接「{name}」暂停了系统防护 {minutes} 分钟', 'en-US': 'Shortcut "{name}" paused protection for {minutes} minutes' },
+  },
+  'shortcut.resume_protection': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '快捷链接「{name}」恢复了系统防护', 'en-US': 'Shortcut "{name}" turned protection back on' },
+  },
+  'shortcut.unblock_ip': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '快捷链接「{name}」解除了对 {ip} 的拦截（{count} 条）', 'en-US': 'Shortcut "{name}" unblocked {ip} ({count})' },
+  },
+  'shortcut.restart_panel': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '快捷链接「{name}」重启了面板', 'en-US': 'Shortcut "{name}" restarted the panel' },
+  },
+  'shortcut.failed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '快捷链接「{name}」执行失败：{reason}', 'en-US': 'Shortcut "{name}" failed: {reason}' },
+    solution: { 'zh-CN': '确认防护服务（agent）正在运行', 'en-US': 'Make sure the protection service (agent) is running' },
+  },
+  'alert.delivery_failed': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '通知「{title}」通过{method}发送失败：{reason}', 'en-US': 'The notification "{title}" could not be sent by {method}: {reason}' },
+    solution: { 'zh-CN': '在系统设置 - 消息通知中检查该通知方式的配置并发送测试消息', 'en-US': 'Check the method in System settings - Alerts and send a test message' },
   },
 } satisfies Record<string, EventKindDef>;
 

@@ -16,6 +16,7 @@ import {
   listChunkSize,
   listEntrySchema,
   superWhitelistEntrySchema,
+  trustSourceSchema,
 } from './firewall.ts';
 import { keywordParam, pageSizeParam, positiveIntParam, stampParam } from './query-params.ts';
 
@@ -25,6 +26,12 @@ const ids = z.array(z.number().int().positive()).min(1, 'fw_select_items').max(1
 const target = z.union([z.literal('all'), ids]);
 const page = { keyword: z.string().max(100).optional(), offset: z.number().int().min(0), limit: z.number().int().min(1).max(listChunkSize) };
 const remark = z.string({ message: 'remark_too_long' }).trim().max(200, 'remark_too_long');
+/** A validity in days; 0: permanent. */
+export const trustDaysSchema = z
+  .number({ message: 'trust_validity_required' })
+  .int('trust_validity_invalid')
+  .min(0, 'trust_validity_invalid')
+  .max(3650, 'trust_validity_invalid');
 /** An end time in ms, or null for none; a past time is refused. */
 const expiresAt = z.number({ message: 'fw_expiry_invalid' }).int('fw_expiry_invalid').positive('fw_expiry_invalid').nullable();
 
@@ -50,9 +57,19 @@ export const firewallAgentParams = {
   'firewall.confirm': z.object({ token: z.string().min(1).max(100) }).strict(),
   'trust.list': z.object(page).strict(),
   'trust.add': z
-    .object({ addresses: z.array(addressEntrySchema).min(1, 'fw_address_required').max(1000), added_by: z.string().max(64), remark, expires_at: expiresAt })
+    .object({
+      addresses: z.array(addressEntrySchema).min(1, 'fw_address_required').max(1000),
+      added_by: z.string().max(64),
+      remark,
+      expires_at: expiresAt,
+      source: trustSourceSchema.default('manual'),
+    })
     .strict(),
   'trust.delete': z.object({ target }).strict(),
+  /** Extends entries by `days` from the later of now and their end; 0 makes them permanent. A permanent entry stays permanent. */
+  'trust.renew': z.object({ ids, days: trustDaysSchema }).strict(),
+  /** Whether a live entry covers `ip`: what every engine asks before acting on an address. */
+  'trust.check': z.object({ ip: hostAddressSchema }).strict(),
 } as const;
 
 const pageOf = <T extends z.ZodType>(row: T) => z.object({ total: z.number().int(), list: z.array(row) });
@@ -76,6 +93,8 @@ export const firewallAgentResults = {
   'trust.list': pageOf(superWhitelistEntrySchema),
   'trust.add': z.object({ changed: z.number().int() }),
   'trust.delete': z.object({ changed: z.number().int() }),
+  'trust.renew': z.object({ changed: z.number().int() }),
+  'trust.check': z.object({ trusted: z.boolean() }),
 } as const;
 
 /* Console calls. GET queries arrive as strings. */
@@ -104,10 +123,14 @@ export const firewallInterceptDeleteBodySchema = z.object({ ids: target }).stric
 export const firewallConfirmBodySchema = z.object({ token: z.string({ message: 'fw_probation_gone' }).min(1, 'fw_probation_gone').max(100, 'fw_probation_gone') }).strict();
 
 
-/** `/resource/area`: one area by code (`id`), or a search by name or code (`keywords`). */
+/**
+ * `/resource/area`: one area by code (`id`, also `common:<id>`), or a search by name or code
+ * (`keywords`); common areas match by name too. `kind=common` lists every common area (pickers name them).
+ */
 export const areaQuerySchema = z
   .object({
-    id: z.string().max(8, 'area_invalid').optional(),
+    id: z.string().max(20, 'area_invalid').optional(),
+    kind: z.literal('common', { message: 'bad_request' }).optional(),
     keywords: z.string().trim().max(50, 'keyword_too_long').optional(),
     ...stampParam,
   })

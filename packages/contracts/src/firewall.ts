@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { areaCodeSchema } from './areas.ts';
+import { isAreaCode } from './areas.ts';
 import { isIpAddress } from './validators.ts';
 import { parseAddressEntry } from './ip-address.ts';
 
@@ -52,6 +52,20 @@ export const addressEntrySchema = z
 
 const remarkSchema = z.string({ message: 'remark_too_long' }).trim().max(200, 'remark_too_long');
 
+/* Common areas (named sets of countries and provinces, system settings) are referenced by rules as `common:<id>`. */
+
+export const commonAreaPrefix = 'common:';
+export function commonAreaRef(id: number): string {
+  return `${commonAreaPrefix}${id}`;
+}
+/** The id of a `common:<id>` reference; null for anything else. */
+export function commonAreaIdOf(code: string): number | null {
+  const match = /^common:([1-9]\d{0,9})$/.exec(code);
+  return match ? Number(match[1]) : null;
+}
+/** A rule's area: a country, a Chinese province, or a common area. */
+export const ruleAreaSchema = z.string().refine((value) => isAreaCode(value) || commonAreaIdOf(value) !== null, { message: 'area_invalid' });
+
 const firewallRuleShape = {
   direction: firewallDirectionSchema,
   protocol: firewallProtocolSchema,
@@ -59,7 +73,7 @@ const firewallRuleShape = {
   ports: portListSchema,
   /** Source (inbound) or destination (outbound) addresses; `*` alone means every address. */
   ips: z.array(addressEntrySchema).max(1000, 'fw_too_many_addresses').default([]),
-  areas: z.array(areaCodeSchema).max(300, 'fw_too_many_areas').default([]),
+  areas: z.array(ruleAreaSchema).max(300, 'fw_too_many_areas').default([]),
   action: firewallVerdictSchema,
   priority: z
     .number({ message: 'fw_priority_required' })
@@ -120,7 +134,11 @@ export const listEntrySchema = z.object({
 export type ListEntry = z.infer<typeof listEntrySchema>;
 
 /** Entries of the super whitelist (trusted terminals): bypass every protection but remote's computer-name rule. */
-export const superWhitelistEntrySchema = listEntrySchema.extend({ added_by: z.string() });
+export const trustSources = ['manual', 'sign_in', 'terminal'] as const;
+export const trustSourceSchema = z.enum(trustSources);
+export type TrustSource = z.infer<typeof trustSourceSchema>;
+/** How it got there: added by hand, by the automatic add at panel sign-in, or by the trust terminal software. */
+export const superWhitelistEntrySchema = listEntrySchema.extend({ added_by: z.string(), source: trustSourceSchema });
 export type SuperWhitelistEntry = z.infer<typeof superWhitelistEntrySchema>;
 
 /* The interception list: addresses blocked for a while, by a detection or by hand. */
@@ -230,7 +248,8 @@ export const probationSchema = z.object({ token: z.string(), expires_at: z.numbe
 export type Probation = z.infer<typeof probationSchema>;
 
 /** Why a change was not made (a message key the console shows). */
-export const firewallRefusals = ['fw_probation_pending', 'fw_rule_not_found'] as const;
+export const firewallRefusals = ['fw_probation_pending', 'fw_rule_not_found', 'area_common_missing', 'area_not_found', 'area_name_taken'] as const;
+export type FirewallRefusal = (typeof firewallRefusals)[number];
 
 export const firewallChangeSchema = z.object({
   refused: z.enum(firewallRefusals).nullable(),

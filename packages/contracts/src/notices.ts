@@ -34,6 +34,11 @@ export const noticeKinds = {
     title: { 'zh-CN': '防火墙拦截了攻击', 'en-US': 'The firewall blocked an attack' },
     content: { 'zh-CN': '{ip} 触发{reason|reason}防护，已拦截 {minutes} 分钟。', 'en-US': '{ip}: {reason|reason}; blocked for {minutes} minutes.' },
   },
+  /** The portal tab's login notice: one per successful panel sign-in. */
+  panel_login: {
+    title: { 'zh-CN': '面板登录提醒', 'en-US': 'Panel sign-in' },
+    content: { 'zh-CN': '账号 {account} 从 {ip} 登录了面板。', 'en-US': 'The account {account} signed in to the panel from {ip}.' },
+  },
   attack: {
     title: { 'zh-CN': '检测到攻击', 'en-US': 'Attack detected' },
     content: { 'zh-CN': '{module|module}：{summary}', 'en-US': '{module|module}: {summary}' },

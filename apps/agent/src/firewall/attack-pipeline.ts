@@ -45,11 +45,11 @@ export class AttackPipeline {
     return this.#pipeline;
   }
 
-  /** (Re)builds the sensors for the current settings; with the firewall off there are none. */
+  /** (Re)builds the sensors for the current settings; with the firewall off or protection paused there are none. */
   async configure(): Promise<void> {
     await this.#pipeline?.close();
     this.#pipeline = null;
-    if (!this.#service.enabled) return;
+    if (!this.#service.enforcing) return;
     const settings = this.#service.settings.attack();
     const service = this.#service;
     const pipeline = createPipeline({

@@ -2,7 +2,7 @@ import { openSqlite, type Db } from '@rampart/sqlite';
 
 /**
  * The firewall's desired state on disk (`<state>/firewall.db`): rules, the three address lists,
- * the interception list and the attack settings. The kernel ruleset is rebuilt from it at start.
+ * the interception list, the attack settings and the common areas. The kernel ruleset is rebuilt from it at start.
  * Entries are keyed by their text, so adding one twice is a no-op, and `is_host` splits single
  * addresses (hash sets) from networks and ranges (interval sets).
  */
@@ -52,6 +52,20 @@ const migrations: readonly string[] = [
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
   ) STRICT;
+  `,
+  // Common areas (named sets of countries and provinces that rules reference as `common:<id>`),
+  // kept here because the kernel is rebuilt from this file at boot, without the console; and
+  // where a super-whitelist entry came from (by hand, the panel sign-in, the trust terminal).
+  `
+  CREATE TABLE common_areas (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL COLLATE NOCASE UNIQUE,
+    members    TEXT NOT NULL,
+    remark     TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  ALTER TABLE list_entries ADD COLUMN source TEXT NOT NULL DEFAULT 'manual';
   `,
 ];
 

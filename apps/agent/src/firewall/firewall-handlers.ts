@@ -1,13 +1,22 @@
-import type { FirewallRule } from '@rampart/contracts';
+import { commonAreaIdOf, entryCovers, parseAddressEntry, type FirewallRule } from '@rampart/contracts';
+import { commonAreaHandlers } from './common-areas-handlers.ts';
 import type { AgentHandlers } from '../protocol/dispatch.ts';
 import type { FirewallService } from './firewall-service.ts';
 
-type FirewallMethods = Extract<keyof AgentHandlers, `firewall.${string}` | `trust.${string}`>;
+type FirewallMethods = Extract<keyof AgentHandlers, `firewall.${string}` | `trust.${string}` | `areas.${string}`>;
+
+const dayMs = 86_400_000;
 
 /** The agent calls of the firewall and the super whitelist: each a data change plus its kernel update. */
 export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, FirewallMethods> {
   const { rules, lists, intercepts, settings } = service;
   const refresh = async () => service.refreshRules();
+  /** A rule may only reference common areas that exist (checked inside the change, so a deletion cannot slip between). */
+  const missingArea = (areas: readonly string[]) =>
+    areas.some((code) => {
+      const id = commonAreaIdOf(code);
+      return id !== null && service.commonAreas.get(id) === null;
+    });
 
   return {
     'firewall.status': async () => service.status(),
@@ -15,6 +24,7 @@ export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, 
     'firewall.rules.list': async ({ direction, keyword, offset, limit }) => rules.page(direction, keyword, offset, limit),
     'firewall.rules.add': ({ rule, guard }) =>
       service.guarded(guard, () => {
+        if (missingArea(rule.areas)) return 'area_common_missing';
         const id = rules.insert(rule, service.now());
         return { changed: 1, undo: () => void rules.delete([id]), kernel: refresh };
       }),
@@ -22,7 +32,8 @@ export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, 
       service.guarded(guard, () => {
         const before = rules.all();
         const { id, ...fields } = rule;
-        if (!rules.update(id, fields, service.now())) return 'not_found';
+        if (missingArea(fields.areas)) return 'area_common_missing';
+        if (!rules.update(id, fields, service.now())) return 'fw_rule_not_found';
         return { changed: 1, undo: () => rules.restore(before), kernel: refresh };
       }),
     'firewall.rules.set_enabled': ({ ids, enabled, guard }) =>
@@ -40,7 +51,7 @@ export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, 
 
     'firewall.lists.list': async ({ list, keyword, offset, limit }) => {
       const page = lists.page(list, keyword, offset, limit);
-      return { total: page.total, list: page.list.map(({ added_by: _addedBy, ...entry }) => entry) };
+      return { total: page.total, list: page.list.map(({ added_by: _addedBy, source: _source, ...entry }) => entry) };
     },
     'firewall.lists.add': ({ list, addresses, remark, expires_at, guard }) =>
       service.guarded(guard, () => {
@@ -100,11 +111,11 @@ export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, 
     'firewall.confirm': async ({ token }) => ({ confirmed: service.probation.confirm(token) }),
 
     'trust.list': async ({ keyword, offset, limit }) => lists.page('super', keyword, offset, limit),
-    'trust.add': ({ addresses, added_by, remark, expires_at }) =>
+    'trust.add': ({ addresses, added_by, remark, expires_at, source }) =>
       service.serial(async () => {
         const now = service.now();
         const netsBefore = lists.nets('super', now);
-        const added = lists.add('super', addresses, { remark, addedBy: added_by, expiresAt: expires_at, now });
+        const added = lists.add('super', addresses, { remark, addedBy: added_by, expiresAt: expires_at, now, source });
         await service.listDelta('super', added, [], netsBefore);
         return { changed: added.length };
       }),
@@ -121,5 +132,28 @@ export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, 
         await service.listDelta('super', [], removed, netsBefore);
         return { changed: removed.length };
       }),
+    'trust.renew': ({ ids, days }) =>
+      service.serial(async () => {
+        const now = service.now();
+        const netsBefore = lists.nets('super', now);
+        const found = lists.byIds('super', ids);
+        const renewed = found.flatMap((entry) => {
+          // Extended from the later of now and its end; a permanent entry is never shortened.
+          if (entry.expires_at === null) return [];
+          const expiresAt = days === 0 ? null : Math.max(now, entry.expires_at) + days * dayMs;
+          lists.setExpiry('super', entry.id, expiresAt);
+          return [{ address: entry.address, isHost: entry.isHost, expires_at: expiresAt }];
+        });
+        // A host's kernel element carries its own timeout: it is replaced (removed, then added with the new one).
+        if (renewed.length > 0) await service.listDelta('super', renewed, renewed, netsBefore);
+        return { changed: found.length };
+      }),
+    'trust.check': async ({ ip }) => ({
+      trusted: lists.covering('super', [ip], service.now()).some((entry) => {
+        const parsed = parseAddressEntry(entry.address);
+        return parsed !== null && parsed.kind !== 'any' && entryCovers(parsed, ip);
+      }),
+    }),
+    ...commonAreaHandlers(service),
   };
 }

@@ -24,11 +24,13 @@ import {
   type EventInput,
   type FirewallChange,
   type FirewallGuard,
+  type FirewallRefusal,
   type FirewallStatus,
   type FirewallWarning,
   type InterceptReason,
   type NoticeInput,
 } from '@rampart/contracts';
+import { CommonAreasRepo, expandRuleAreas } from './common-areas-repo.ts';
 import { openFirewallDb } from './firewall-db.ts';
 import { InterceptsRepo } from './intercepts-repo.ts';
 import { KernelState } from './kernel-state.ts';
@@ -55,6 +57,8 @@ export interface FirewallServiceOptions {
   background?: boolean;
   watchIntervalMs?: number;
   probationMs?: number;
+  /** Protection is paused (temporarily or permanently off): nothing is enforced until it resumes. */
+  paused?: boolean;
 }
 
 /** A data change that may be undone: what it changed, and how to put it back. */
@@ -78,11 +82,13 @@ export class FirewallService {
   readonly lists: ListsRepo;
   readonly intercepts: InterceptsRepo;
   readonly settings: SettingsRepo;
+  readonly commonAreas: CommonAreasRepo;
   readonly kernel: KernelState;
   readonly probation: ProbationDesk;
   readonly #options: FirewallServiceOptions;
   readonly #now: () => number;
   #enabled: boolean;
+  #paused: boolean;
   #queue: Promise<unknown> = Promise.resolve();
   #timers: NodeJS.Timeout[] = [];
   #parts: Array<{ configure(): Promise<void>; close(): Promise<void> }> = [];
@@ -91,17 +97,24 @@ export class FirewallService {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#enabled = options.enabled;
+    this.#paused = options.paused ?? false;
     this.db = openFirewallDb(path.join(options.stateDir, 'firewall.db'));
     this.rules = new RulesRepo(this.db);
     this.lists = new ListsRepo(this.db);
     this.intercepts = new InterceptsRepo(this.db);
     this.settings = new SettingsRepo(this.db, options.log);
+    this.commonAreas = new CommonAreasRepo(this.db);
     this.kernel = new KernelState(options.nft, options.areas, options.log);
     this.probation = new ProbationDesk(options.probationMs ?? probationSeconds * 1000, this.#now, options.log);
   }
 
   get enabled(): boolean {
     return this.#enabled;
+  }
+
+  /** The module is on and protection is not paused: the kernel holds the table and detections block. */
+  get enforcing(): boolean {
+    return this.#enabled && !this.#paused;
   }
 
   /** Puts the ruleset in the kernel (at agent start: after a reboot the kernel has nothing). */
@@ -136,8 +149,10 @@ export class FirewallService {
 
   #state(entries: (list: AddressList, now: number) => PlannedListEntry[], intercept: (now: number) => PlannedIntercept[]): DesiredFirewall {
     const now = this.#now();
+    const members = this.commonAreas.membersById();
     return {
-      rules: this.rules.all(),
+      // Common areas are expanded here, so the planner and the evaluator only see countries and provinces.
+      rules: expandRuleAreas(this.rules.all(), (id) => members.get(id) ?? null),
       lists: { super: entries('super', now), white: entries('white', now), black: entries('black', now) },
       intercept: intercept(now),
       portScan: this.settings.attack().port_scan,
@@ -148,7 +163,7 @@ export class FirewallService {
   /** The kernel made to match: never throws, so a kernel problem cannot stop the agent. */
   async #applyAll(): Promise<void> {
     try {
-      if (!this.#enabled) {
+      if (!this.enforcing) {
         if (this.kernel.available) await this.kernel.remove();
         return;
       }
@@ -161,6 +176,15 @@ export class FirewallService {
   async setEnabled(enabled: boolean): Promise<void> {
     await this.serial(async () => {
       this.#enabled = enabled;
+      await this.#applyAll();
+    });
+    await this.reconfigured();
+  }
+
+  /** System protection paused or resumed: the table leaves the kernel (desired state is kept) or goes back in full. */
+  async setPaused(paused: boolean): Promise<void> {
+    await this.serial(async () => {
+      this.#paused = paused;
       await this.#applyAll();
     });
     await this.reconfigured();
@@ -180,7 +204,7 @@ export class FirewallService {
   /** Periodic upkeep: outside edits undone, kernel port-scan blocks recorded, ended entries removed. */
   async tick(): Promise<void> {
     await this.serial(async () => {
-      if (!this.#enabled || !this.kernel.available) return;
+      if (!this.enforcing || !this.kernel.available) return;
       if (this.kernel.state === 'ok' && !(await this.kernel.intact())) {
         this.#options.log('firewall: the ruleset was changed outside Rampart; restoring it');
         await this.#applyAll();
@@ -236,7 +260,7 @@ export class FirewallService {
       if (this.isExempt(ip)) return false;
       const expiresAt = now + minutes * 60_000;
       if (!this.#record(ip, reason, detail, minutes, now, expiresAt)) return false;
-      if (this.#enabled) await this.kernel.applyDelta(planInterceptAdd([{ ip, expires_at: expiresAt }], now), () => this.desired());
+      if (this.enforcing) await this.kernel.applyDelta(planInterceptAdd([{ ip, expires_at: expiresAt }], now), () => this.desired());
       return true;
     });
   }
@@ -259,14 +283,14 @@ export class FirewallService {
    * administrator's own address on the panel port goes live on probation and is rolled back
    * unless confirmed; a second such change waits for the first.
    */
-  async guarded(guard: FirewallGuard | null, make: () => Change | 'not_found'): Promise<FirewallChange> {
+  async guarded(guard: FirewallGuard | null, make: () => Change | FirewallRefusal): Promise<FirewallChange> {
     return this.serial(async () => {
       const probe = (source: string, desired: DesiredFirewall) =>
         evaluateInbound(desired, { source, protocol: 'tcp', port: guard?.panel_port ?? 0 }, this.#options.areas.areaOf).verdict;
       const admin = guard?.admin_ip && guard.admin_ip !== '127.0.0.1' && guard.admin_ip !== '::1' ? guard.admin_ip : null;
       const before = admin ? probe(admin, this.#stateFor([admin])) : 'accept';
       const change = withTransaction(this.db, make);
-      if (change === 'not_found') return { refused: 'fw_rule_not_found', probation: null, warnings: [], changed: 0 };
+      if (typeof change === 'string') return { refused: change, probation: null, warnings: [], changed: 0 };
       const after = this.#stateFor(admin ? [admin] : []);
       const warnings: FirewallWarning[] = [];
       const cutsAdmin = admin !== null && before === 'accept' && probe(admin, after) === 'drop';
@@ -276,7 +300,7 @@ export class FirewallService {
         withTransaction(this.db, change.undo);
         return { refused: 'fw_probation_pending', probation: null, warnings: [], changed: 0 };
       }
-      if (this.#enabled) await change.kernel();
+      if (this.enforcing) await change.kernel();
       if (!cutsAdmin) return { refused: null, probation: null, warnings, changed: change.changed };
       const probation = this.probation.open(warnings, () =>
         this.serial(async () => {
@@ -292,7 +316,7 @@ export class FirewallService {
 
   /** Rules or attack settings changed: rebuild the chains (with the module off the kernel is left alone). */
   async refreshRules(): Promise<void> {
-    if (!this.#enabled) return;
+    if (!this.enforcing) return;
     return this.kernel.refreshRules(this.desired()).catch((error: unknown) => {
       this.#options.sinks.event({ kind: 'firewall.apply_failed', module: 'firewall', level: 'critical', source: 'agent', params: { reason: String((error as Error).message).slice(0, 300) } });
     });
@@ -325,7 +349,7 @@ export class FirewallService {
   status(): FirewallStatus {
     const now = this.#now();
     const rules = this.rules.counts();
-    const kernel = !this.kernel.available ? 'unavailable' : this.#enabled ? this.kernel.state : 'off';
+    const kernel = !this.kernel.available ? 'unavailable' : this.enforcing ? this.kernel.state : 'off';
     return {
       kernel,
       message: this.kernel.message,

@@ -1,6 +1,6 @@
 import type { Db } from '@rampart/sqlite';
 import type { AddressList, PlannedListEntry } from '@rampart/firewall';
-import type { ListEntry, SuperWhitelistEntry } from '@rampart/contracts';
+import type { ListEntry, SuperWhitelistEntry, TrustSource } from '@rampart/contracts';
 import { canonicalEntry } from './canonical-address.ts';
 import { likePattern } from './rules-repo.ts';
 
@@ -13,6 +13,7 @@ function toEntry(row: Row): SuperWhitelistEntry {
     address: String(row['address']),
     remark: String(row['remark']),
     added_by: String(row['added_by']),
+    source: (row['source'] ?? 'manual') as TrustSource,
     created_at: Number(row['created_at']),
     expires_at: expires === null || expires === undefined ? null : Number(expires),
   };
@@ -38,15 +39,19 @@ export class ListsRepo {
   }
 
   /** Adds entries (one spelling each); returns those that were not listed yet. */
-  add(list: AddressList, addresses: readonly string[], fields: { remark: string; addedBy: string; expiresAt: number | null; now: number }): StoredAddress[] {
+  add(
+    list: AddressList,
+    addresses: readonly string[],
+    fields: { remark: string; addedBy: string; expiresAt: number | null; now: number; source?: TrustSource },
+  ): StoredAddress[] {
     const insert = this.#db.prepare(
-      'INSERT INTO list_entries (list, address, is_host, remark, added_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (list, address) DO NOTHING',
+      'INSERT INTO list_entries (list, address, is_host, remark, added_by, created_at, expires_at, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (list, address) DO NOTHING',
     );
     const added: StoredAddress[] = [];
     for (const text of addresses) {
       const canonical = canonicalEntry(text);
       if (!canonical) continue;
-      const result = insert.run(list, canonical.address, canonical.isHost ? 1 : 0, fields.remark, fields.addedBy, fields.now, fields.expiresAt);
+      const result = insert.run(list, canonical.address, canonical.isHost ? 1 : 0, fields.remark, fields.addedBy, fields.now, fields.expiresAt, fields.source ?? 'manual');
       if (Number(result.changes) > 0) added.push({ address: canonical.address, isHost: canonical.isHost, expires_at: fields.expiresAt });
     }
     return added;
@@ -74,9 +79,22 @@ export class ListsRepo {
   /** Puts removed rows back exactly as they were: id, remark, who added them and when (a rolled-back change). */
   restore(list: AddressList, rows: readonly StoredEntry[]): void {
     const insert = this.#db.prepare(
-      'INSERT INTO list_entries (id, list, address, is_host, remark, added_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      'INSERT INTO list_entries (id, list, address, is_host, remark, added_by, created_at, expires_at, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     );
-    for (const r of rows) insert.run(r.id, list, r.address, r.isHost ? 1 : 0, r.remark, r.added_by, r.created_at, r.expires_at);
+    for (const r of rows) insert.run(r.id, list, r.address, r.isHost ? 1 : 0, r.remark, r.added_by, r.created_at, r.expires_at, r.source);
+  }
+
+  /** Rows by id, whole (a renewal reads them before it extends them). */
+  byIds(list: AddressList, ids: readonly number[]): StoredEntry[] {
+    const select = this.#db.prepare('SELECT * FROM list_entries WHERE list = ? AND id = ?');
+    return ids.flatMap((id) => {
+      const row = select.get(list, id);
+      return row ? [toStored(row)] : [];
+    });
+  }
+
+  setExpiry(list: AddressList, id: number, expiresAt: number | null): void {
+    this.#db.prepare('UPDATE list_entries SET expires_at = ? WHERE list = ? AND id = ?').run(expiresAt, list, id);
   }
 
   deleteAll(list: AddressList): number {

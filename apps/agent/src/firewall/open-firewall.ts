@@ -16,6 +16,8 @@ export interface FirewallOptions {
   probationMs?: number;
   /** Log sensors of attack protection (tests point them at their own files and journal). */
   sensors?: SensorOptions;
+  /** System protection is paused at start (the agent restarted during a temporary disable). */
+  paused?: boolean;
 }
 
 function hostNft(): NftExecutor | null {
@@ -44,6 +46,7 @@ export async function openFirewall(stateDir: string, enabled: boolean, sinks: Fi
     background: options.background,
     watchIntervalMs: options.watchIntervalMs,
     probationMs: options.probationMs,
+    paused: options.paused,
   });
   await service.start();
   await service.attach(new AttackPipeline(service, options.sensors ?? {}, log));

@@ -105,7 +105,7 @@ export async function run(_args: string[]): Promise<number> {
     await agentChild.start();
 
     const consoleChild = new Child({
-      name: 'console', script: script('console'), ready: /console listening on (http:\/\/\S+)/, ...asService,
+      name: 'console', script: script('console'), ready: /console listening on (https?:\/\/\S+)/, ...asService,
       env: { ...baseEnv, RAMPART_LICENCE_URL: licenceUrl },
     }, process.execPath);
     children.push(consoleChild);

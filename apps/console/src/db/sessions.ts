@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { RoleId } from '@rampart/contracts';
 import type { Db } from './database.ts';
 
 export interface SessionRow {
@@ -35,4 +37,39 @@ export function deleteUserSessions(db: Db, userId: number): void {
 
 export function deleteExpiredSessions(db: Db, now: number): void {
   db.prepare('DELETE FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now);
+}
+
+/**
+ * The id a session is shown and signed out by. Choice: derived from the stored token hash (a
+ * SHA-256 of it, cut to 64 bits) rather than a new column, so no migration is needed and the list
+ * never carries the token hash itself; from the id nobody can get back to the hash or the token.
+ */
+export function sessionPublicId(tokenHash: string): string {
+  return createHash('sha256').update(`session-id:${tokenHash}`).digest('hex').slice(0, 16);
+}
+
+export interface LiveSession extends SessionRow {
+  username: string;
+  role: RoleId;
+}
+
+/** Sessions that have not expired at `now`, newest first, with their account. */
+export function listLiveSessions(db: Db, now: number): LiveSession[] {
+  return db
+    .prepare(
+      `SELECT s.*, u.username, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.expires_at IS NULL OR s.expires_at > ? ORDER BY s.created_at DESC, s.rowid DESC`,
+    )
+    .all(now) as unknown as LiveSession[];
+}
+
+/** Accounts with at least one live session (the "online" flag). */
+export function onlineUserIds(db: Db, now: number): Set<number> {
+  const rows = db.prepare('SELECT DISTINCT user_id FROM sessions WHERE expires_at IS NULL OR expires_at > ?').all(now) as { user_id: number }[];
+  return new Set(rows.map((r) => r.user_id));
+}
+
+/** The live session shown as `publicId`, if it is still there. */
+export function findLiveSessionByPublicId(db: Db, publicId: string, now: number): LiveSession | undefined {
+  return listLiveSessions(db, now).find((s) => sessionPublicId(s.token_hash) === publicId);
 }

@@ -4,6 +4,7 @@ import { portalSettingDefs } from './settings-portal.ts';
 import { alertSettingDefs } from './settings-alerts.ts';
 import { signInCheckSettingDefs } from './settings-sign-in-check.ts';
 import { shortcutSettingDefs } from './settings-shortcuts.ts';
+import { trustSettingDefs } from './settings-trust.ts';
 
 /**
  * Settings this build reads, each with its schema and default. A stored value that no longer
@@ -16,17 +17,15 @@ export const settingDefs = {
   /** Failed sign-ins per IP per day before lock-out; 0 = no limit. */
   login_error_count: { schema: z.number().int().min(0).max(1000), default: 5 as number },
   login_check_mode: { schema: z.enum(['off', 'loose', 'strict']), default: 'off' as 'off' | 'loose' | 'strict' },
-  /** Protection: on; temporarily off until `until` (ms); permanently off. */
-  protection: {
-    schema: z.object({ mode: z.enum(['on', 'temp_off', 'off']), until: z.number().nullable() }),
-    default: { mode: 'on', until: null } as { mode: 'on' | 'temp_off' | 'off'; until: number | null },
-  },
+  /** Minutes a temporary disable lasts (basic tab). The protection state itself is the agent's (protection.get). */
+  temp_minutes: { schema: z.number().int().min(1).max(525_600), default: 720 as number },
   /** Help link in the header; the console serves its own manual at /help. */
   help_url: { schema: z.string().max(512), default: '/help' as string },
   ...portalSettingDefs,
   ...alertSettingDefs,
   ...signInCheckSettingDefs,
   ...shortcutSettingDefs,
+  ...trustSettingDefs,
 } as const;
 
 export type SettingKey = keyof typeof settingDefs;

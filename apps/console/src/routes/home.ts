@@ -20,7 +20,7 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
   app.get('/home/index', { config: { access: perm('home', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
     const [facts, rates] = await Promise.all([host(true), ctx.agent.call('host.rates', {}).catch(() => null)]);
     const index: HomeIndex = {
-      protection: protectionStatus(ctx.db, ctx.now()),
+      protection: await protectionStatus(ctx),
       version: productVersion,
       expires_at: getRegistration(ctx.db)?.expires_at ?? null,
       virlib_version: null,

@@ -1,5 +1,7 @@
 import type { ConsoleContext } from '../context.ts';
 import type { UserRow } from '../db/users.ts';
+import { trustOnSignIn } from './trust-auto-add.ts';
+import { raiseLoginNotice } from '../portal/login-notice.ts';
 
 export interface SignedIn {
   user: UserRow;
@@ -12,4 +14,7 @@ export interface SignedIn {
  * that reacts to a sign-in (login notice, automatic super-whitelist add, ...) adds its call here.
  * A failure in one of them never fails the sign-in.
  */
-export async function afterSignIn(_ctx: ConsoleContext, _signedIn: SignedIn): Promise<void> {}
+export async function afterSignIn(ctx: ConsoleContext, signedIn: SignedIn): Promise<void> {
+  await trustOnSignIn(ctx, signedIn).catch(() => undefined);
+  await raiseLoginNotice(ctx, signedIn).catch(() => undefined);
+}

@@ -1,6 +1,6 @@
 import type {
   AgentResult, BackupRuleInput, BackupRuleView, DownloadJob, EventLevel, EventModule, GlobalInfo, HomeIndex, Language, LogBase,
-  LoginBody, LoginConfig, LoginResult, LogPage, LogPeriod, LogSettings, ModuleSwitchBody, NetRates, NoticeInfo, NoticeListResult,
+  LoginConfig, LogPage, LogPeriod, LogSettings, ModuleSwitchBody, NetRates, NoticeInfo, NoticeListResult,
   PhotoPage, photoBaseSchema, RegisterBody, RegisterResult, SetPasswordBody, UserInfo,
 } from '@rampart/contracts';
 import { fetchBlob, get, post, type RequestOptions } from './http.ts';
@@ -11,7 +11,8 @@ type CallOptions = Omit<RequestOptions, 'method' | 'body'>;
 
 // Public
 export const fetchLoginConfig = () => get<LoginConfig>('/login');
-export const signIn = (body: LoginBody) => post<LoginResult>('/login', body);
+/** POST /login may answer a verification challenge instead of a session: see sign-in-check.ts. */
+export { signIn } from './sign-in-check.ts';
 export const fetchLicenceText = () => get<{ title: string; text: string }>('/licence');
 export const registerLicence = (body: RegisterBody, options?: CallOptions) =>
   post<RegisterResult>('/register', body, options);

@@ -1,4 +1,4 @@
-import { defaultAttackSettings, defaultLogSettings, type RoleId, type UserInfo } from '@rampart/contracts';
+import { defaultAttackSettings, defaultLogSettings, defaultNtpSettings, type RoleId, type UserInfo } from '@rampart/contracts';
 import { setToken } from '../../src/storage/token.ts';
 import { installFakeWebSocket } from './fakeWebSocket.ts';
 import { homeIndexFixture, logBaseFixture, userInfoFor } from './fixtures.ts';
@@ -23,6 +23,8 @@ export function signedInAs(role: RoleId, extra: { info?: Partial<UserInfo>; hand
     'GET /log/photo/base': ok({ count: 0, keep_days: 30 }),
     'GET /system/log': ok(defaultLogSettings),
     'GET /system/log_backup': ok({ rules: [] }),
+    'GET /system/basic': ok({ server_alias: '', temp_minutes: 720, protection: { mode: 'on', until: null, minutes_left: null, since: null, account: '' } }),
+    'GET /system/basic/ntp': ok({ settings: defaultNtpSettings, status: { state: 'idle', at: null, server: '', time: null, offset_ms: null, delay_ms: null, clock_set: false, error: '' } }),
     'GET /firewall/status': ok({ kernel: 'ok', message: '', applied_at: null, restored: 0, counts: { rules_in: 0, rules_out: 0, white: 0, black: 0, intercept: 0 }, probation: null }),
     'GET /firewall/rules': ok({ total: 0, list: [] }),
     'GET /firewall/lists': ok({ total: 0, list: [] }),

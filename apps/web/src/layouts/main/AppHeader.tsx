@@ -1,4 +1,4 @@
-import { KeyOutlined, QuestionCircleOutlined, SettingOutlined } from '@ant-design/icons';
+import { KeyOutlined, QuestionCircleOutlined, SafetyOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Flex, Layout, Space, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { productName } from '@rampart/contracts';
@@ -14,11 +14,12 @@ import { UserBadge } from './UserBadge.tsx';
 
 interface Props {
   onChangePassword: () => void;
+  onTwoStep: () => void;
   onOpenSettings: () => void;
 }
 
 /** OS, demo button, language, unread notices, help, change password, user and role, layout settings. */
-export function AppHeader({ onChangePassword, onOpenSettings }: Props) {
+export function AppHeader({ onChangePassword, onTwoStep, onOpenSettings }: Props) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const { settings } = useLayoutSettings();
@@ -70,6 +71,9 @@ export function AppHeader({ onChangePassword, onOpenSettings }: Props) {
           )}
           <Tooltip title={t('header.change_password')}>
             <Button type="text" icon={<KeyOutlined />} onClick={onChangePassword} aria-label={t('header.change_password')} data-testid="change-password" />
+          </Tooltip>
+          <Tooltip title={t('sign_in_check.two_step')}>
+            <Button type="text" icon={<SafetyOutlined />} onClick={onTwoStep} aria-label={t('sign_in_check.two_step')} data-testid="two-step" />
           </Tooltip>
           <UserBadge />
           <Tooltip title={t('header.settings')}>

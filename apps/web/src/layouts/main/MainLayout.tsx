@@ -7,6 +7,7 @@ import { AppHeader } from './AppHeader.tsx';
 import { ChangePasswordModal } from './ChangePasswordModal.tsx';
 import { SettingsDrawer } from './SettingsDrawer.tsx';
 import { SideMenu } from './SideMenu.tsx';
+import { TwoStepModal } from './TwoStepModal.tsx';
 
 /** Fixed content width, as in the usual admin layouts. */
 const fixedWidth = 1200;
@@ -16,12 +17,13 @@ export function MainLayout() {
   const username = useUserInfo().data?.username ?? '';
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [twoStepOpen, setTwoStepOpen] = useState(false);
   const fixed = settings.contentWidth === 'Fixed';
   return (
     <Layout style={{ minHeight: '100vh' }}>
       {settings.layout === 'side' && <SideMenu />}
       <Layout>
-        <AppHeader onChangePassword={() => setPasswordOpen(true)} onOpenSettings={() => setSettingsOpen(true)} />
+        <AppHeader onChangePassword={() => setPasswordOpen(true)} onTwoStep={() => setTwoStepOpen(true)} onOpenSettings={() => setSettingsOpen(true)} />
         <Layout.Content style={{ padding: 24 }}>
           <div style={fixed ? { maxWidth: fixedWidth, margin: '0 auto' } : undefined} data-testid="content">
             <Outlet />
@@ -29,6 +31,7 @@ export function MainLayout() {
         </Layout.Content>
       </Layout>
       <ChangePasswordModal open={passwordOpen} username={username} onClose={() => setPasswordOpen(false)} />
+      <TwoStepModal open={twoStepOpen} onClose={() => setTwoStepOpen(false)} />
       <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
     </Layout>
   );

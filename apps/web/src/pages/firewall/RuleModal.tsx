@@ -1,10 +1,11 @@
 import { Alert, Flex, Form, Input, InputNumber, Modal, Radio, Select, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { areaName, firewallProtocols, searchAreas, type FirewallDirection, type FirewallProtocol, type FirewallVerdict } from '@rampart/contracts';
+import { firewallProtocols, searchAreas, type FirewallDirection, type FirewallProtocol, type FirewallVerdict } from '@rampart/contracts';
 import { errorProps, withoutError, type FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { testId } from '../../utils/testId.ts';
+import { ruleAreaName, useCommonAreas } from './commonAreas.ts';
 import { deniesEverything, takesPorts, type RuleDraft } from './ruleForm.ts';
 
 /** How many areas the picker offers for one search. */
@@ -33,11 +34,18 @@ export function RuleModal({ direction, initial, editing, errors, saving, onError
   const portsOn = takesPorts(draft.protocol);
   const dir = direction === 'in' ? 'in' : 'out';
 
-  const matches = searchAreas(areaSearch, lang, areaChoices);
+  const common = useCommonAreas();
+  const needle = areaSearch.trim().toLowerCase();
+  // Common areas (system settings) first, by the name they were given; then countries and provinces.
+  const commonMatches = common.filter((area) => needle === '' || area.name.toLowerCase().includes(needle));
+  const matches = [
+    ...commonMatches.map((area) => ({ code: area.code, name: t('sys_areas.picker_label', { name: area.name }) })),
+    ...searchAreas(areaSearch, lang, areaChoices),
+  ];
   const areaOptions = [
     // Chosen areas outside the current matches still need their names.
-    ...draft.areas.filter((code) => !matches.some((m) => m.code === code)).map((code) => ({ value: code, label: areaName(code, lang) })),
-    ...matches.map((m) => ({ value: m.code, label: m.name, 'data-testid': `fw-rule-area-${m.code}` })),
+    ...draft.areas.filter((code) => !matches.some((m) => m.code === code)).map((code) => ({ value: code, label: ruleAreaName(code, lang, common) })),
+    ...matches.map((m) => ({ value: m.code, label: m.name, 'data-testid': `fw-rule-area-${m.code.replace(':', '-')}` })),
   ];
 
   return (

@@ -3,7 +3,7 @@ import { App, Button, Flex, Space, Switch, Tag, Typography, type TableColumnsTyp
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { areaName, type FirewallChange, type FirewallDirection, type FirewallRule, type FirewallRuleInput } from '@rampart/contracts';
+import { commonAreaIdOf, type FirewallChange, type FirewallDirection, type FirewallRule, type FirewallRuleInput } from '@rampart/contracts';
 import { errorField, isApiError } from '../../api/errors.ts';
 import type { FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
@@ -14,6 +14,7 @@ import { addRule, defaultPageSize, deleteRules, editRule, fetchRules, firewallKe
 import { FirewallTab, useReportChange } from './FirewallTab.tsx';
 import { foldLineErrors, useClampPage, type EntryLine } from './forms.ts';
 import { KeywordSearch, PagedSelectableTable, SelectedCount } from './parts.tsx';
+import { ruleAreaName, useCommonAreas } from './commonAreas.ts';
 import { RuleModal } from './RuleModal.tsx';
 import { checkRule, draftOf, newRuleDraft, ruleLines, takesPorts, type RuleDraft } from './ruleForm.ts';
 
@@ -26,6 +27,7 @@ interface Editing {
 function RulesList({ direction }: { direction: FirewallDirection }) {
   const { t } = useTranslation();
   const lang = useLanguage();
+  const commonAreas = useCommonAreas();
   const { modal } = App.useApp();
   const report = useReportChange();
   const canAdd = useCan('firewall', 'add');
@@ -102,7 +104,9 @@ function RulesList({ direction }: { direction: FirewallDirection }) {
         <Tag key={ip}>{ip === '*' ? t('fw.rule.all_addresses') : ip}</Tag>
       ))}
       {rule.areas.map((code) => (
-        <Tag key={code} color="blue">{areaName(code, lang)}</Tag>
+        <Tag key={code} color={commonAreaIdOf(code) === null ? 'blue' : 'geekblue'} data-testid={`fw-rule-area-tag-${rule.id}-${code.replace(':', '-')}`}>
+          {ruleAreaName(code, lang, commonAreas)}
+        </Tag>
       ))}
     </Space>
   );

@@ -4,12 +4,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import type { UserInfo } from '@rampart/contracts';
-import { fetchLoginConfig, fetchUserInfo, signIn } from '../../api/endpoints.ts';
+import type { LoginChallenge, LoginResult, UserInfo } from '@rampart/contracts';
+import { fetchLoginConfig, fetchUserInfo } from '../../api/endpoints.ts';
+import { isChallenge, signIn } from '../../api/sign-in-check.ts';
 import { afterSignIn } from '../../routes/paths.ts';
 import { userInfoKey } from '../../session/useUserInfo.ts';
 import { setToken } from '../../storage/token.ts';
 import { ForgotPassword } from './ForgotPassword.tsx';
+import { VerificationStep } from './VerificationStep.tsx';
 
 interface Fields {
   username: string;
@@ -17,13 +19,20 @@ interface Fields {
   remember: boolean;
 }
 
-/** Admin account and password; "remember me" keeps the token beyond this browser session. */
+/**
+ * Admin account and password; "remember me" keeps the token beyond this browser session. When the
+ * login check mode asks for it, the verification step follows on the same path (the spec: its path
+ * is not shown).
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const [challenge, setChallenge] = useState<{ challenge: LoginChallenge; remember: boolean; username: string } | null>(null);
+  // "Back" from the verification step keeps the account name typed before it.
+  const [lastUsername, setLastUsername] = useState('');
   // Always asked afresh: a cached answer from before registration would send the user straight back.
   const config = useQuery({ queryKey: ['login', 'config'], queryFn: fetchLoginConfig, refetchOnMount: 'always' });
 
@@ -32,14 +41,19 @@ export function LoginPage() {
     if (config.data && !config.isFetching && !config.data.registered) void navigate('/user/register', { replace: true });
   }, [config.data, config.isFetching, navigate]);
 
+  const enter = async (result: LoginResult, remember: boolean) => {
+    setToken(result.token, remember);
+    queryClient.removeQueries({ queryKey: userInfoKey });
+    const info = await queryClient.fetchQuery<UserInfo>({ queryKey: userInfoKey, queryFn: fetchUserInfo });
+    await navigate(afterSignIn(params.get('redirect'), info.role.permissions), { replace: true });
+  };
+
   const onFinish = async (values: Fields) => {
     setBusy(true);
     try {
       const result = await signIn({ username: values.username.trim(), password: values.password, remember: values.remember });
-      setToken(result.token, values.remember);
-      queryClient.removeQueries({ queryKey: userInfoKey });
-      const info = await queryClient.fetchQuery<UserInfo>({ queryKey: userInfoKey, queryFn: fetchUserInfo });
-      await navigate(afterSignIn(params.get('redirect'), info.role.permissions), { replace: true });
+      if (isChallenge(result)) setChallenge({ challenge: result, remember: values.remember, username: values.username });
+      else await enter(result, values.remember);
     } catch {
       // The API client has shown the server's message (wrong password, locked IP, ...).
     } finally {
@@ -47,9 +61,24 @@ export function LoginPage() {
     }
   };
 
+  if (challenge) {
+    return (
+      <Card title={t('sign_in_check.step_title')}>
+        <VerificationStep
+          challenge={challenge.challenge}
+          onSignedIn={(result) => void enter(result, challenge.remember).catch(() => undefined)}
+          onBack={() => {
+            setLastUsername(challenge.username);
+            setChallenge(null);
+          }}
+        />
+      </Card>
+    );
+  }
+
   return (
     <Card title={t('login.title')}>
-      <Form<Fields> layout="vertical" initialValues={{ remember: false }} onFinish={(v) => void onFinish(v)} data-testid="login-form">
+      <Form<Fields> layout="vertical" initialValues={{ remember: false, username: lastUsername }} onFinish={(v) => void onFinish(v)} data-testid="login-form">
         <Form.Item name="username" label={t('login.username')} rules={[{ required: true, whitespace: true, message: t('login.username_required') }]}>
           <Input prefix={<UserOutlined />} autoComplete="username" data-testid="login-username" />
         </Form.Item>
