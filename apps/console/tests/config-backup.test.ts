@@ -6,7 +6,7 @@ import { canonicalJson, configBackupsKept, configMaxBytes, defaultLogSettings, t
 import { getModuleFlags } from '../src/db/modules.ts';
 import { getSetting, settingDefs, type SettingKey } from '../src/db/settings.ts';
 import { CommonAreasRepo } from '../../agent/src/firewall/common-areas-repo.ts';
-import { secretBox } from '../src/services/alert-secret-box.ts';
+import { secretBox } from '../src/security/secret-box.ts';
 import { auth, startHarness, type Harness } from './support/harness.ts';
 
 /*

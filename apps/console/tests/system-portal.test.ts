@@ -220,7 +220,7 @@ describe('HTTPS certificate and key', () => {
     const row = h.console.ctx.db.prepare("SELECT value FROM settings WHERE key = 'panel_https'").get() as { value: string };
     expect(row.value).not.toContain(keyBody);
     expect(row.value).toContain('v1:');
-    expect(readFileSync(`${h.dir}/portal.key`).length).toBe(32);
+    expect(readFileSync(`${h.dir}/console-secrets.key`).length).toBe(32);
     // A blank key keeps the stored one.
     expect((await save(await form({ https: { enabled: true, cert: good.cert, key: '' } }))).body).toMatchObject({ code: 0, data: { restart: null } });
   });

@@ -3,7 +3,7 @@ import { alertQueuedSchema, alertSettingsBaseSchema, defaultAlertSettings, type 
 
 /**
  * The alert settings as kept: every secret field of `settings` is blank and the secrets sit sealed
- * in `sealed` (services/alert-secret-box.ts). The WeCom webhook is kept without its key.
+ * in `sealed` (security/secret-box.ts). The WeCom webhook is kept without its key.
  */
 export const alertSealedSchema = z.object({
   smtp_password: z.string(),

@@ -16,7 +16,7 @@ export const portalSettingDefs = {
   panel_safe_entry: { schema: z.string().max(32), default: '' as string },
   /** The one host name the panel answers to, '' for any. */
   panel_domain: { schema: z.string().max(253), default: '' as string },
-  /** HTTPS: the certificate (PEM, public) and its key, sealed (see portal/key-box.ts). */
+  /** HTTPS: the certificate (PEM, public) and its key, sealed (see security/secret-box.ts). */
   panel_https: {
     schema: z.object({ enabled: z.boolean(), cert: z.string(), key_sealed: z.string() }),
     default: { enabled: false, cert: '', key_sealed: '' } as { enabled: boolean; cert: string; key_sealed: string },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleContext } from '../context.ts';
-import { KeyBox } from './key-box.ts';
+import { sameText } from '../security/secret-box.ts';
 import { clientAddress, hostName } from './addresses.ts';
 import { portalRuntime, type PortalOptions, type PortalRuntime } from './runtime.ts';
 
@@ -50,7 +50,7 @@ async function admit(runtime: PortalRuntime, request: FastifyRequest, reply: Fas
   // message, not from a browser that visited the entry: the entry does not hide them.
   if (path?.startsWith('/shortcut/')) return undefined;
   const presented = cookieValue(request.headers.cookie, entryCookie);
-  if (presented && KeyBox.same(presented, gate.entryToken)) return undefined;
+  if (presented && sameText(presented, gate.entryToken)) return undefined;
   return bare404(reply);
 }
 

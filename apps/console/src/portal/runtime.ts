@@ -4,7 +4,7 @@ import { entryCovers, listChunkSize, parseAddressEntry, type AddressEntry } from
 import type { ConsoleContext } from '../context.ts';
 import { getSetting } from '../db/settings.ts';
 import { consoleConfig } from '../config.ts';
-import { KeyBox } from './key-box.ts';
+import { secretBox, type SecretBox } from '../security/secret-box.ts';
 import { isLoopback } from './addresses.ts';
 
 export interface PortalOptions {
@@ -48,7 +48,7 @@ export function parseEntries(lines: readonly string[]): AddressEntry[] {
 }
 
 export class PortalRuntime {
-  readonly box: KeyBox;
+  readonly box: SecretBox;
   gate!: GateSettings;
   listening: Listening | null = null;
   readonly #ctx: ConsoleContext;
@@ -61,7 +61,7 @@ export class PortalRuntime {
   constructor(ctx: ConsoleContext, options: PortalOptions) {
     this.#ctx = ctx;
     this.#options = options;
-    this.box = KeyBox.forDatabase(ctx.db);
+    this.box = secretBox(ctx.db);
     this.#areaOf = options.areaOf;
     this.reloadGate();
   }

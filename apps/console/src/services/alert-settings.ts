@@ -4,7 +4,7 @@ import type { AlertSettingsInput, AlertSettingsView, AlertStoredSecrets, Languag
 import type { Db } from '../db/database.ts';
 import { getSetting, setSetting } from '../db/settings.ts';
 import { findFirstAdmin } from '../db/users.ts';
-import { secretBox } from './alert-secret-box.ts';
+import { secretBox } from '../security/secret-box.ts';
 
 /** The settings with every secret opened: what the senders use. Never leaves the console. */
 export type AlertConfig = AlertSettingsInput;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
 // One sealing scheme and key file for the console's reusable secrets (shared with the alerts tab).
-import { secretBox } from '../services/alert-secret-box.ts';
+import { secretBox } from '../security/secret-box.ts';
 
 /**
  * An account's authenticator enrolment with its secret opened (never leaves the console after

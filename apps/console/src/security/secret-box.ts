@@ -1,18 +1,28 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.ts';
 
 /**
- * Secrets the console must use again (the SMTP password, SMS keys, the WeCom robot key) are kept
- * sealed with AES-256-GCM under a key in its own file beside the panel database (mode 0600), so the
- * database alone (a copy, a config backup) does not give them away. The same scheme as the agent's
- * log-backup secrets (apps/agent/src/logs/sealed-secrets.ts); the console cannot import the agent.
+ * Secrets the console must use again (the SMTP password, SMS keys, the WeCom robot key, TOTP seeds,
+ * the HTTPS private key) are kept sealed with AES-256-GCM under one key in its own file beside the
+ * panel database (mode 0600), so the database alone (a copy, a config backup) does not give them
+ * away. The same scheme as the agent's log-backup secrets (apps/agent/src/logs/sealed-secrets.ts);
+ * the console cannot import the agent.
  */
 export interface SecretBox {
   seal(plain: string): string;
   /** The plain text, or '' when the sealed value cannot be opened (a lost or replaced key file). */
   open(sealed: string): string;
+  /** A keyed digest, URL- and cookie-safe (the safe-entry cookie). */
+  tag(text: string): string;
+}
+
+/** Compares two texts in constant time. */
+export function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export const secretKeyFileName = 'console-secrets.key';
@@ -59,6 +69,9 @@ function makeBox(key: Buffer): SecretBox {
       } catch {
         return '';
       }
+    },
+    tag(text) {
+      return createHmac('sha256', key).update(text).digest('base64url');
     },
   };
 }
