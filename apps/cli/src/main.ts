@@ -5,6 +5,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run(args
   start: { summary: 'run the whole product on this machine', load: () => import('./commands/start.ts') },
   licence: { summary: 'licence issue --days N --transfers N  (vendor: issue a licence code)', load: () => import('./commands/licence.ts') },
   admin: { summary: 'admin reset-password  (print a new admin password once)', load: () => import('./commands/admin.ts') },
+  portal: { summary: 'portal [reset]  (panel address settings; reset lifts safe entry, domain and IP limits: the way back in)', load: () => import('./commands/portal.ts') },
   'login-check': { summary: 'login-check [off|loose|strict] | reset-totp --username NAME  (sign-in verification, the way back in)', load: () => import('./commands/login-check.ts') },
 };
 

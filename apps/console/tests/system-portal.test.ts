@@ -275,6 +275,14 @@ describe('the gate', () => {
     bare(await h.app.inject({ method: 'GET', url: '/magapi/info', remoteAddress: stranger, headers: { ...auth(token), cookie: 'rampart_entry=forged' } }));
   });
 
+  it('a safe entry lifted outside the console (rampart portal reset) is taken within seconds, without a save', async () => {
+    await save(await form({ safe_entry: 'door-123456' }));
+    bare(await h.app.inject({ method: 'GET', url: '/magapi/info', remoteAddress: stranger, headers: auth(token) }));
+    setSetting(h.console.ctx.db, 'panel_safe_entry', '');
+    await new Promise((resolve) => setTimeout(resolve, 5_200));
+    expect((await h.app.inject({ method: 'GET', url: '/magapi/info', remoteAddress: stranger, headers: auth(token) })).statusCode).toBe(200);
+  }, 15_000);
+
   it('a Host other than the bound domain gets the bare 404', async () => {
     await save({ ...(await form({ domain: 'panel.example.com' })), confirm: true });
     bare(await h.app.inject({ method: 'GET', url: '/magapi/info', headers: { ...auth(token), host: '127.0.0.1:6688' } }));

@@ -15,6 +15,9 @@ export interface PortalOptions {
   log?: (line: string) => void;
 }
 
+/** How old the gate's copy of its settings may get before it reads them again. */
+const gateRereadMs = 5_000;
+
 /** What the gate checks, read from the settings once per change rather than per request. */
 export interface GateSettings {
   entry: string;
@@ -49,7 +52,8 @@ export function parseEntries(lines: readonly string[]): AddressEntry[] {
 
 export class PortalRuntime {
   readonly box: SecretBox;
-  gate!: GateSettings;
+  #gate!: GateSettings;
+  #gateReadAt = 0;
   listening: Listening | null = null;
   readonly #ctx: ConsoleContext;
   readonly #options: PortalOptions;
@@ -70,11 +74,22 @@ export class PortalRuntime {
     (this.#options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
   }
 
+  /**
+   * The gate settings. Re-read at most every few seconds even without a save, so a change made
+   * outside this process (`rampart portal reset` on the server, the way back in) takes effect
+   * without a restart.
+   */
+  get gate(): GateSettings {
+    if (performance.now() - this.#gateReadAt > gateRereadMs) this.reloadGate();
+    return this.#gate;
+  }
+
   reloadGate(): void {
+    this.#gateReadAt = performance.now();
     const db = this.#ctx.db;
     const entry = getSetting(db, 'panel_safe_entry');
     const authorized = getSetting(db, 'panel_authorized');
-    this.gate = {
+    this.#gate = {
       entry,
       entryToken: entry ? this.box.tag(`entry:${entry}`) : '',
       domain: getSetting(db, 'panel_domain'),
