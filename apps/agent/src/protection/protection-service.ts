@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import {
   localDateTime, protectionModeSchema, type AgentParsedParams, type EventInput, type NoticeInput, type ProtectionMode, type ProtectionState,
 } from '@rampart/contracts';
 import { writeFileAtomic } from '../modules/atomic-write.ts';
+import { readJsonFile } from '../modules/json-file.ts';
 
 /** An engine that stops enforcing while protection is paused (the firewall today). */
 export interface Pausable {
@@ -167,23 +167,10 @@ export class ProtectionService {
   }
 
   async #load(): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#options.log(`cannot read ${this.file}: ${(error as Error).message}`);
-      return;
-    }
-    const parsed = fileSchema.safeParse((() => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        return null;
-      }
-    })());
+    const read = await readJsonFile(this.file, fileSchema, this.#options.log);
+    if (read.state === 'ok') this.#state = read.value;
     // A damaged file means protection on: failing open would leave the server unprotected.
-    if (parsed.success) this.#state = parsed.data;
-    else this.#options.log(`${this.file} is damaged; protection stays on`);
+    else if (read.state === 'damaged') this.#options.log(`${this.file} is damaged; protection stays on`);
   }
 
   async #store(next: Stored): Promise<void> {

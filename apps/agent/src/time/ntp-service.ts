@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { defaultNtpSettings, ntpSettingsSchema, parseNtpServer, type NtpSettings, type NtpStatus, type NtpView } from '@rampart/contracts';
 import { queryFirst, SntpAllFailedError, type SntpOptions, type SntpTarget } from '@rampart/sntp';
 import { writeFileAtomic } from '../modules/atomic-write.ts';
+import { readJsonFile } from '../modules/json-file.ts';
 
 /** Sets the system clock to `epochMs` (Unix ms). Injected: production runs a command, tests record. */
 export type ClockSetter = (epochMs: number) => Promise<void>;
@@ -127,18 +128,9 @@ export class NtpService {
   }
 
   async #load(): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#options.log(`cannot read ${this.file}: ${(error as Error).message}`);
-      return;
-    }
-    try {
-      this.#settings = ntpSettingsSchema.parse((JSON.parse(text) as { settings?: unknown }).settings);
-    } catch {
-      this.#options.log(`${this.file} is damaged; default NTP settings are used`);
-    }
+    const read = await readJsonFile(this.file, z.object({ settings: ntpSettingsSchema }), this.#options.log);
+    if (read.state === 'ok') this.#settings = read.value.settings;
+    else if (read.state === 'damaged') this.#options.log(`${this.file} is damaged; default NTP settings are used`);
   }
 }
 

@@ -1,13 +1,13 @@
-import { Button, Card, Checkbox, Flex, Form, Input, Result, App } from 'antd';
+import { Button, Card, Flex, Form, Result, App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { licenceCodePattern, type RegisterResult } from '@rampart/contracts';
+import type { RegisterResult } from '@rampart/contracts';
 import { registerLicence } from '../../api/endpoints.ts';
 import { isApiError } from '../../api/errors.ts';
 import { testId } from '../../utils/testId.ts';
-import { LicenceModal } from './LicenceModal.tsx';
+import { LicenceKeyFields } from './LicenceKeyFields.tsx';
 import { RegisterSuccess } from './RegisterSuccess.tsx';
 
 interface Fields {
@@ -29,7 +29,6 @@ export function RegisterPage() {
   const [form] = Form.useForm<Fields>();
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });
   const [busy, setBusy] = useState(false);
-  const [licenceOpen, setLicenceOpen] = useState(false);
 
   const submit = async (key: string, confirmMove: boolean): Promise<void> => {
     setBusy(true);
@@ -78,34 +77,7 @@ export function RegisterPage() {
   return (
     <Card title={t('register.title')}>
       <Form<Fields> form={form} layout="vertical" onFinish={(v) => void submit(v.key.trim(), false)} data-testid="register-form">
-        <Form.Item
-          name="key"
-          label={t('register.key')}
-          rules={[
-            { required: true, whitespace: true, message: t('register.key_required') },
-            { pattern: licenceCodePattern, message: t('register.key_format'), transform: (v: string) => v?.trim() },
-          ]}
-        >
-          <Input placeholder={t('register.key_placeholder')} maxLength={16} autoComplete="off" data-testid="register-key" />
-        </Form.Item>
-        <Form.Item
-          name="agree"
-          valuePropName="checked"
-          rules={[{ validator: (_r, v: boolean | undefined) => (v ? Promise.resolve() : Promise.reject(new Error(t('register.agree_required')))) }]}
-        >
-          <Checkbox data-testid="register-agree">
-            {t('register.agree')}{' '}
-            <a
-              onClick={(e) => {
-                e.preventDefault();
-                setLicenceOpen(true);
-              }}
-              data-testid="register-licence-link"
-            >
-              {t('register.agreement')}
-            </a>
-          </Checkbox>
-        </Form.Item>
+        <LicenceKeyFields testIdPrefix="register" />
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="register-submit">
           {t('register.submit')}
         </Button>
@@ -113,7 +85,6 @@ export function RegisterPage() {
           <Link to="/user/login">{t('register.back_login')}</Link>
         </Flex>
       </Form>
-      <LicenceModal open={licenceOpen} onClose={() => setLicenceOpen(false)} />
     </Card>
   );
 }

@@ -1,10 +1,10 @@
-import { App, Alert, Checkbox, Form, Input, Modal } from 'antd';
+import { App, Alert, Form, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { licenceCodePattern, type RegisterResult } from '@rampart/contracts';
+import type { RegisterResult } from '@rampart/contracts';
 import { errorField, isApiError } from '../../api/errors.ts';
 import { testId } from '../../utils/testId.ts';
-import { LicenceModal } from '../register/LicenceModal.tsx';
+import { LicenceKeyFields } from '../register/LicenceKeyFields.tsx';
 import { reRegister } from './registrationApi.ts';
 
 interface Fields {
@@ -23,7 +23,6 @@ export function ReRegisterModal({ onClose, onRegistered }: { onClose: () => void
   const { modal } = App.useApp();
   const [form] = Form.useForm<Fields>();
   const [busy, setBusy] = useState(false);
-  const [licenceOpen, setLicenceOpen] = useState(false);
 
   const submit = async (key: string, confirmMove: boolean): Promise<void> => {
     setBusy(true);
@@ -63,36 +62,8 @@ export function ReRegisterModal({ onClose, onRegistered }: { onClose: () => void
     >
       <Alert type="info" showIcon title={t('sys_reg.renew_hint')} style={{ marginBottom: 16 }} />
       <Form<Fields> form={form} layout="vertical" onFinish={(v) => void submit(v.key.trim(), false)} data-testid="reg-renew-form">
-        <Form.Item
-          name="key"
-          label={t('register.key')}
-          rules={[
-            { required: true, whitespace: true, message: t('register.key_required') },
-            { pattern: licenceCodePattern, message: t('register.key_format'), transform: (v: string) => v?.trim() },
-          ]}
-        >
-          <Input placeholder={t('register.key_placeholder')} maxLength={16} autoComplete="off" data-testid="reg-renew-key" />
-        </Form.Item>
-        <Form.Item
-          name="agree"
-          valuePropName="checked"
-          rules={[{ validator: (_r, v: boolean | undefined) => (v ? Promise.resolve() : Promise.reject(new Error(t('register.agree_required')))) }]}
-        >
-          <Checkbox data-testid="reg-renew-agree">
-            {t('register.agree')}{' '}
-            <a
-              onClick={(e) => {
-                e.preventDefault();
-                setLicenceOpen(true);
-              }}
-              data-testid="reg-renew-licence-link"
-            >
-              {t('register.agreement')}
-            </a>
-          </Checkbox>
-        </Form.Item>
+        <LicenceKeyFields testIdPrefix="reg-renew" />
       </Form>
-      <LicenceModal open={licenceOpen} onClose={() => setLicenceOpen(false)} />
     </Modal>
   );
 }
