@@ -26,11 +26,22 @@ if [ "$(id -u)" = 0 ]; then
     command -v sshpass >/dev/null 2>&1 || need+=(sshpass)
     [ -x /lib/systemd/systemd-journal-remote ] || need+=(systemd-journal-remote)
     command -v ip >/dev/null 2>&1 || need+=(iproute2)
+    # The website gateway's tests: a real nginx origin (each test runs its own, on a loopback port),
+    # and `nginx -T` / `apache2 -S` for site discovery. Their own services must not start (port 80).
+    [ -x /usr/sbin/nginx ] || need+=(nginx)
+    [ -x /usr/sbin/apache2 ] || need+=(apache2)
   fi
   if [ ${#need[@]} -gt 0 ]; then
     echo "[setup] installing Debian packages: ${need[*]}"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    # A policy-rc.d that forbids starting services keeps nginx and apache2 from taking port 80.
+    guard=
+    if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && guard=1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || { [ -z "$guard" ] || rm -f /usr/sbin/policy-rc.d; exit 1; }
+    [ -z "$guard" ] || rm -f /usr/sbin/policy-rc.d
+    for svc in nginx apache2; do
+      case " ${need[*]} " in *" $svc "*) command -v systemctl >/dev/null 2>&1 && systemctl disable --now "$svc" >/dev/null 2>&1 || true ;; esac
+    done
   fi
   # A real NTP server for the SNTP tests. Installing chrony would remove systemd-timesyncd from the
   # host, so the package is only downloaded and unpacked; the tests run its chronyd with their own config.

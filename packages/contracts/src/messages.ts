@@ -7,6 +7,7 @@ import { signInCheckMessages } from './messages/sign-in-check.ts';
 import { commonAreasMessages } from './messages/common-areas.ts';
 import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
+import { websiteMessages } from './messages/website.ts';
 
 /**
  * Every message the server sends to a user, in both languages. Keys are stable codes; the console
@@ -153,6 +154,7 @@ const zh = {
   ...commonAreasMessages.zh,
   ...configBackupMessages.zh,
   ...shortcutsMessages.zh,
+  ...websiteMessages.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -297,6 +299,7 @@ const en: Record<MessageKey, string> = {
   ...commonAreasMessages.en,
   ...configBackupMessages.en,
   ...shortcutsMessages.en,
+  ...websiteMessages.en,
 };
 
 export const messages: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zh, 'en-US': en };

@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { ensureTrialLicence, openLicenceDb } from '@rampart/licence';
@@ -103,6 +103,23 @@ export async function run(_args: string[]): Promise<number> {
     }, process.execPath);
     children.push(agentChild);
     await agentChild.start();
+
+    // The website gateway (issue 6), once its configuration file exists; without one there is no
+    // site to protect and nothing is started. Its primary stays root to bind ports 80/443; its
+    // workers, which parse the traffic, run as the service user. A refused file must not stop the
+    // rest of the product.
+    const gatewayConfig = process.env.RAMPART_GATEWAY_CONFIG ?? join(dataDir, 'gateway', 'gateway.json');
+    if (existsSync(gatewayConfig)) {
+      const gatewayChild = new Child({
+        name: 'gateway', script: script('gateway'), ready: /^\{"ready"/,
+        env: {
+          ...baseEnv, RAMPART_GATEWAY_CONFIG: gatewayConfig, RAMPART_GATEWAY_ADMIN_SOCKET: join(paths.run, 'gateway.sock'),
+          ...(user ? { RAMPART_GATEWAY_UID: String(user.uid), RAMPART_GATEWAY_GID: String(user.gid) } : {}),
+        },
+      }, process.execPath);
+      children.push(gatewayChild);
+      await gatewayChild.start().catch((err: Error) => process.stderr.write(`[gateway] not started: ${err.message}\n`));
+    }
 
     const consoleChild = new Child({
       name: 'console', script: script('console'), ready: /console listening on (https?:\/\/\S+)/, ...asService,

@@ -1,0 +1,20 @@
+import type { Decision, WafRequest } from '@rampart/waf';
+import { passInspector, type Inspector } from './inspector.ts';
+
+/**
+ * The inspector a worker uses: a module named by option (it exports `inspector` or `inspect`), else
+ * the engine's `inspect` from @rampart/waf once it exists, else pass-through with a warning (the
+ * gateway still proxies; nothing is inspected).
+ */
+export async function loadInspector(specifier: string | undefined, warn: (m: string) => void): Promise<Inspector> {
+  const mod = (await import(specifier ?? '@rampart/waf')) as {
+    inspector?: Inspector;
+    inspect?: (r: WafRequest, options: { mode: 'loose' | 'strict' }) => Decision | Promise<Decision>;
+  };
+  if (mod.inspector && typeof mod.inspector.inspect === 'function') return mod.inspector;
+  const inspect = mod.inspect;
+  // The engine's `inspect(request, { mode })`; the settings groups will join `mode` as they land.
+  if (typeof inspect === 'function') return { inspect: (r, site) => inspect(r, { mode: site.block_mode }) };
+  warn(`no inspector in ${specifier ?? '@rampart/waf'}: sites with status on pass uninspected`);
+  return passInspector;
+}

@@ -1,0 +1,169 @@
+import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { GatewayConfig } from '@rampart/contracts';
+import { loadGatewayConfig } from './config.ts';
+import type { OnGatewayEvent } from './inspector.ts';
+import type { FromWorker, ToWorker } from './worker-main.ts';
+
+export interface PrimaryOptions {
+  configPath: string;
+  /** Overrides the file's `workers` (0 = one per core). */
+  workers?: number;
+  /** A module exporting `inspector` or `inspect`; default @rampart/waf. */
+  inspectorModule?: string;
+  onEvent: OnGatewayEvent;
+  log: (message: string) => void;
+  /** Adds X-Rampart-Worker: pid/generation to responses (tests, diagnostics). */
+  exposeWorker?: boolean;
+  /** How long old workers may take to finish in-flight requests after a reload. */
+  drainGraceMs?: number;
+  /**
+   * The unprivileged account the workers run as. The primary (root when it must bind 80/443) only
+   * opens the listening sockets and hands connections over; every byte of HTTP from the internet is
+   * parsed in a worker, so the web-facing part is never root (DESIGN.md).
+   */
+  workerUser?: { uid: number; gid: number };
+}
+
+export type ReloadResult = { ok: true; generation: number; workers: number[] } | { ok: false; reason: string };
+
+interface Generation {
+  id: number;
+  config: GatewayConfig;
+  workers: Worker[];
+  addresses: Record<string, { address: string; port: number }>;
+}
+
+const readyTimeoutMs = 15_000;
+
+/**
+ * The primary process: reads the configuration, runs one generation of workers on it, and on a
+ * reload starts a new generation beside the old one; only once every new worker listens does it
+ * tell the old ones to drain, so no connection is refused or cut. A configuration that fails
+ * (schema, certificate, a port that can't be bound) is refused and the running generation stays.
+ */
+export class GatewayPrimary {
+  private current: Generation | undefined;
+  private nextId = 1;
+  private reloading: Promise<ReloadResult> | undefined;
+  private stopping = false;
+  private readonly options: PrimaryOptions;
+
+  constructor(options: PrimaryOptions) {
+    this.options = options;
+    cluster.setupPrimary({
+      exec: join(import.meta.dirname, 'worker-main.ts'),
+      args: [],
+      execArgv: ['--disable-warning=ExperimentalWarning'],
+      silent: false,
+      ...(options.workerUser ?? {}),
+    });
+  }
+
+  status(): { generation: number; workers: number[]; sites: string[]; addresses: Generation['addresses'] } | undefined {
+    const g = this.current;
+    return g && { generation: g.id, workers: g.workers.map((w) => w.process.pid ?? 0), sites: g.config.sites.map((s) => s.id), addresses: g.addresses };
+  }
+
+  /** Reads the file again and swaps generations; concurrent calls share one reload. */
+  reload(): Promise<ReloadResult> {
+    this.reloading ??= this.doReload().finally(() => (this.reloading = undefined));
+    return this.reloading;
+  }
+
+  private async doReload(): Promise<ReloadResult> {
+    const loaded = loadGatewayConfig(this.options.configPath);
+    if (!loaded.ok) {
+      this.options.log(`configuration refused, the running one stays: ${loaded.reason}`);
+      return { ok: false, reason: loaded.reason };
+    }
+    const config = loaded.config;
+    const count = this.options.workers || config.workers || availableParallelism();
+    const generation: Generation = { id: this.nextId++, config, workers: [], addresses: {} };
+    try {
+      const started = await Promise.all(Array.from({ length: count }, () => this.startWorker(generation)));
+      generation.addresses = started[0] ?? {};
+    } catch (err) {
+      const reason = (err as Error).message;
+      // Failed workers finish what their partly opened listeners accepted, then exit; ones that hang are killed.
+      for (const w of generation.workers) {
+        if (w.isConnected()) w.send({ type: 'drain', graceMs: 5_000 } satisfies ToWorker);
+        setTimeout(() => w.process.kill('SIGKILL'), 10_000).unref();
+      }
+      this.options.log(`configuration refused, the running one stays: ${reason}`);
+      return { ok: false, reason };
+    }
+    const old = this.current;
+    this.current = generation;
+    if (old) this.drain(old);
+    this.options.log(`generation ${generation.id} running: ${count} workers, ${config.sites.length} sites`);
+    return { ok: true, generation: generation.id, workers: generation.workers.map((w) => w.process.pid ?? 0) };
+  }
+
+  private startWorker(generation: Generation): Promise<Generation['addresses']> {
+    const worker = cluster.fork({ RAMPART_GATEWAY_GENERATION: String(generation.id) });
+    generation.workers.push(worker);
+    worker.on('message', (m: FromWorker) => {
+      if (m.type === 'event') this.options.onEvent(m.event);
+      else if (m.type === 'log') this.options.log(`worker ${worker.process.pid}: ${m.message}`);
+    });
+    worker.on('exit', (code, signal) => this.onWorkerExit(generation, worker, code, signal));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('a worker did not start in time')), readyTimeoutMs);
+      const onMessage = (m: FromWorker) => {
+        if (m.type === 'ready') {
+          clearTimeout(timer);
+          worker.off('message', onMessage);
+          resolve(m.addresses);
+        } else if (m.type === 'failed') {
+          clearTimeout(timer);
+          reject(new Error(m.reason));
+        }
+      };
+      worker.on('message', onMessage);
+      worker.once('exit', () => reject(new Error('a worker exited while starting')));
+      worker.once('online', () => {
+        const message: ToWorker = {
+          type: 'config',
+          config: generation.config,
+          ...(this.options.inspectorModule ? { inspectorModule: this.options.inspectorModule } : {}),
+          exposeWorker: this.options.exposeWorker ?? false,
+        };
+        worker.send(message);
+      });
+    });
+  }
+
+  /** A worker of the running generation that dies is replaced (after a pause, so a crash loop can't spin). */
+  private onWorkerExit(generation: Generation, worker: Worker, code: number | null, signal: string | null): void {
+    const index = generation.workers.indexOf(worker);
+    if (index >= 0) generation.workers.splice(index, 1);
+    if (this.stopping || generation !== this.current) return;
+    this.options.log(`worker ${worker.process.pid} died (${signal ?? code}); starting another`);
+    setTimeout(() => {
+      if (generation === this.current && !this.stopping) this.startWorker(generation).catch((err: Error) => this.options.log(`replacement worker failed: ${err.message}`));
+    }, 1000).unref();
+  }
+
+  private drain(generation: Generation): void {
+    const graceMs = this.options.drainGraceMs ?? generation.config.timeouts.idle_ms;
+    for (const w of generation.workers) {
+      const message: ToWorker = { type: 'drain', graceMs };
+      if (w.isConnected()) w.send(message);
+      // A worker that does not finish its drain in time (plus a margin) is killed.
+      setTimeout(() => w.process.kill('SIGKILL'), graceMs + 5_000).unref();
+    }
+  }
+
+  /** Stops every worker, letting in-flight requests finish within `graceMs`. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    const g = this.current;
+    this.current = undefined;
+    if (!g) return;
+    const exits = g.workers.map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))));
+    this.drain({ ...g, config: { ...g.config, timeouts: { ...g.config.timeouts, idle_ms: graceMs } } });
+    await Promise.all(exits);
+  }
+}

@@ -1,0 +1,71 @@
+import type { InputLocation } from '../types.ts';
+import { decodeBase64Text } from './base64.ts';
+import { canonicalize } from './canonical.ts';
+import { decodeHtmlEntities } from './html-entities.ts';
+import { decodeJsEscapes } from './js-escapes.ts';
+import { percentDecode } from './url.ts';
+import { decodeUtf7 } from './utf7.ts';
+
+/**
+ * The distinct readings of one raw value that detectors look at: the raw value itself, then
+ * every decoding attackers layer (URL, double URL, `%u`, JS escapes, HTML entities, base64) and
+ * the canonical form, applied breadth-first to each new reading. Bounded twice — by the number
+ * of readings and by the depth of layering — so a hostile value cannot make it explode.
+ */
+export interface VariantLimits {
+  /** Distinct readings, the raw one included. */
+  maxVariants: number;
+  /** How many decodings may be stacked on top of each other. */
+  maxDepth: number;
+}
+
+export const defaultVariantLimits: VariantLimits = { maxVariants: 10, maxDepth: 4 };
+
+/**
+ * `+` means space in query strings, urlencoded bodies and (by habit of many frameworks) cookies;
+ * paths and unlabelled bodies get the reading too, because some applications decode them that
+ * way (the raw reading stays, so nothing is lost).
+ */
+function plusIsSpace(location: InputLocation): boolean {
+  return location === 'query' || location === 'query_name' || location === 'body' || location === 'body_name' || location === 'cookie' || location === 'path' || location === 'raw_body';
+}
+
+function hasNonAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return true;
+  return false;
+}
+
+type Decoder = (value: string, location: InputLocation, depth: number) => string | null;
+
+const decoders: readonly Decoder[] = [
+  (v, loc, depth) => percentDecode(v, depth === 0 && plusIsSpace(loc)),
+  (v) => decodeHtmlEntities(v),
+  (v) => decodeJsEscapes(v),
+  (v) => canonicalize(v),
+  // Fullwidth and compatibility forms (`＜script＞`): servers with best-fit mapping read them as ASCII.
+  (v) => (hasNonAscii(v) ? v.normalize('NFKC') : v),
+  (v) => decodeUtf7(v),
+  // Base64 only on the first two layers: a decoded base64 text that is itself base64 is noise.
+  (v, _loc, depth) => (depth <= 1 ? decodeBase64Text(v) : null),
+];
+
+export function decodedVariants(raw: string, location: InputLocation, limits: VariantLimits = defaultVariantLimits): string[] {
+  const variants = [raw];
+  const seen = new Set(variants);
+  let layer = [raw];
+  for (let depth = 0; depth < limits.maxDepth && layer.length > 0; depth++) {
+    const next: string[] = [];
+    for (const value of layer) {
+      for (const decode of decoders) {
+        const decoded = decode(value, location, depth);
+        if (decoded === null || decoded === value || decoded.length === 0 || seen.has(decoded)) continue;
+        seen.add(decoded);
+        variants.push(decoded);
+        next.push(decoded);
+        if (variants.length >= limits.maxVariants) return variants;
+      }
+    }
+    layer = next;
+  }
+  return variants;
+}

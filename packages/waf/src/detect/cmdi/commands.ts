@@ -1,0 +1,134 @@
+/**
+ * The command dictionary. Two classes, because prose is full of command names ("cat", "sleep",
+ * "echo", "curl", "time"): an `english` command needs shell-shaped arguments before it counts,
+ * a `distinctive` one (whoami, wget, certutil…) is almost never a word in a sentence.
+ */
+export type CommandClass = 'distinctive' | 'english';
+
+const distinctive = [
+  // unix
+  'wget', 'nc', 'ncat', 'netcat', 'bash', 'sh', 'zsh', 'ksh', 'csh', 'tcsh', 'dash', 'busybox', 'python', 'python2',
+  'python3', 'perl', 'ruby', 'php', 'node', 'lua', 'awk', 'gawk', 'whoami', 'uname', 'ifconfig', 'netstat',
+  'nslookup', 'getent', 'chmod', 'chown', 'useradd', 'usermod', 'crontab', 'base64', 'xxd', 'telnet', 'ssh', 'scp',
+  'tftp', 'rm', 'mkfifo', 'mknod', 'ls', 'pwd', 'printenv', 'grep', 'egrep', 'xargs', 'killall', 'ps', 'hostname',
+  'systemctl', 'sudo', 'nohup', 'socat', 'nmap', 'lynx', 'uniq', 'printf', 'passwd', 'gzip', 'unzip', 'tar', 'od',
+  'ping', 'traceroute', 'wc', 'sed', 'chattr', 'openssl', 'id',
+  // windows cmd
+  'cmd', 'powershell', 'pwsh', 'certutil', 'bitsadmin', 'mshta', 'rundll32', 'regsvr32', 'wmic', 'netsh',
+  'tasklist', 'taskkill', 'systeminfo', 'cscript', 'wscript', 'findstr', 'schtasks', 'ipconfig', 'cmd.exe',
+  'powershell.exe', 'whoami.exe', 'net1', 'icacls', 'nltest', 'regedit', 'bcdboot', 'bcdedit', 'vssadmin', 'wevtutil',
+  'diskpart', 'fsutil', 'takeown', 'msiexec', 'forfiles', 'cacls', 'htop', 'strace', 'ltrace', 'rmt', 'ansible-pull',
+  'ansible-playbook', 'pipx', 'pip', 'npm', 'npx', 'apt-get', 'yum', 'dnf', 'apk', 'gcc', 'cc', 'make', 'git', 'docker',
+  'kubectl', 'iptables', 'nft', 'mount', 'umount', 'insmod', 'modprobe', 'ip',
+  // powershell cmdlets and aliases
+  'iex', 'invoke-expression', 'invoke-webrequest', 'iwr', 'irm', 'invoke-restmethod', 'start-process',
+  'get-content', 'get-childitem', 'new-object', 'add-type', 'set-content', 'out-file', 'get-process',
+];
+
+const english = [
+  'cat', 'echo', 'sleep', 'more', 'less', 'sort', 'head', 'tail', 'find', 'kill', 'touch', 'env', 'who',
+  'last', 'top', 'cut', 'tr', 'dd', 'curl', 'dig', 'fetch', 'rev', 'cp', 'mv', 'mkdir', 'rmdir', 'tee', 'eval',
+  'exec', 'source', 'export', 'set', 'unset', 'alias', 'cd', 'timeout', 'su', 'service', 'zip', 'file', 'ftp',
+  'host', 'w', 'time', 'nice', 'watch', 'which', 'whereis', 'stat', 'diff', 'strings', 'split',
+  // windows
+  'type', 'dir', 'del', 'copy', 'move', 'ren', 'rename', 'start', 'net', 'reg', 'sc', 'ver', 'call', 'erase',
+];
+
+const table = new Map<string, CommandClass>([
+  ...english.map((c) => [c, 'english'] as const),
+  ...distinctive.map((c) => [c, 'distinctive'] as const),
+]);
+
+/** Standard places binaries live, for resolving /bin/cat and glob names such as /???/c?t. */
+const binDirs = ['/bin/', '/usr/bin/', '/sbin/', '/usr/sbin/', '/usr/local/bin/'];
+
+/** Commands that run another command given as their arguments: the wrapped one is judged. */
+export const wrappers = new Set(['sudo', 'nohup', 'strace', 'ltrace', 'time', 'env', 'nice', 'xargs', 'exec', 'command', 'builtin', 'busybox', 'timeout', 'stdbuf', 'setsid', 'doas']);
+
+/** Shell control words that may stand before the real command name. */
+export const shellKeywords = new Set(['then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{', 'time']);
+
+export interface ResolvedCommand {
+  name: string;
+  cls: CommandClass;
+}
+
+/** Resolves a command word (possibly a path, with .exe, or a glob) to a dictionary entry. */
+export function resolveCommand(word: string, glob: boolean): ResolvedCommand | null {
+  if (word.length === 0 || word.length > 64) return null;
+  let lower = word.toLowerCase();
+  // A question ending in '?' ("what?") is punctuation, not a glob.
+  if (glob && /^[a-z]+\?+$/.test(lower)) {
+    lower = lower.replace(/\?+$/, '');
+    glob = false;
+  }
+  if (glob) return resolveGlob(lower);
+  const slash = Math.max(lower.lastIndexOf('/'), lower.lastIndexOf('\\'));
+  const base = slash >= 0 ? lower.slice(slash + 1) : lower;
+  const name = base.endsWith('.exe') ? base.slice(0, -4) : base;
+  const cls = table.get(name) ?? table.get(base);
+  if (!cls) return null;
+  // A bare path to a known binary (/bin/cat) is as distinctive as a rare command name.
+  return { name, cls: slash >= 0 && lower.startsWith('/') ? 'distinctive' : cls };
+}
+
+function resolveGlob(pattern: string): ResolvedCommand | null {
+  // '*' or '???' alone is not a command, nor is '*c' (it matches half the dictionary).
+  if ((pattern.replace(/\[[^\]]*\]/g, '').match(/[a-z]/g) ?? []).length < 2) return null;
+  if (pattern.startsWith('*') && !pattern.includes('/')) return null;
+  const candidates = pattern.startsWith('/') ? binDirs : [''];
+  for (const [name] of table) {
+    for (const dir of candidates) {
+      if (globMatch(pattern, dir + name)) return { name, cls: 'distinctive' };
+    }
+  }
+  return null;
+}
+
+/** A bracket class body: letters, ranges (a-z), negation (! or ^). */
+function classMatches(body: string, ch: string): boolean {
+  const negated = body.startsWith('!') || body.startsWith('^');
+  const set = negated ? body.slice(1) : body;
+  let found = false;
+  for (let i = 0; i < set.length; i++) {
+    if (set[i + 1] === '-' && i + 2 < set.length) {
+      if (ch >= set[i]! && ch <= set[i + 2]!) found = true;
+      i += 2;
+    } else if (set[i] === ch) {
+      found = true;
+    }
+  }
+  return found !== negated;
+}
+
+/** Linear-time glob match for '*', '?' and simple [...] classes (iterative, no backtracking blow-up). */
+export function globMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let starP = -1;
+  let starT = 0;
+  while (t < text.length) {
+    const pc = pattern[p];
+    if (pc === '[') {
+      const close = pattern.indexOf(']', p + 1);
+      if (close > p && classMatches(pattern.slice(p + 1, close), text[t]!)) {
+        p = close + 1;
+        t++;
+        continue;
+      }
+    } else if (pc === '?' || pc === text[t]) {
+      p++;
+      t++;
+      continue;
+    } else if (pc === '*') {
+      starP = p++;
+      starT = t;
+      continue;
+    }
+    if (starP < 0) return false;
+    p = starP + 1;
+    t = ++starT;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
+}

@@ -1,0 +1,217 @@
+/**
+ * Command injection. A value is read as a shell would read it (tokenize.ts); a hit needs a known
+ * command (commands.ts) where a shell would execute one: after a separator, inside `` ` `` or
+ * `$( )`, written with obfuscation, or as a whole command line. Interpreter calls (system(),
+ * __import__('os'), child_process) are checked by code-exec.ts.
+ *
+ * Trade-offs (prose and posts must pass): English-word commands (cat, sleep, echo, curl) count only
+ * with shell-shaped arguments (flags, paths, URLs, redirections, numbers after a separator); a
+ * command line at the very start of a value counts only when every argument is shell-shaped, and
+ * is "suspicious" (1) unless it names a sensitive file, a URL to fetch or a distinctive command.
+ * Markdown inline code (`ls`) in a free-text body is only suspicious for the same reason.
+ */
+import type { DetectorHit, InputLocation } from '../../types.ts';
+import { detectCodeExec } from './code-exec.ts';
+import { globMatch, resolveCommand, shellKeywords, wrappers, type ResolvedCommand } from './commands.ts';
+import { looksBinary, looksLikeDocument } from '../text-shape.ts';
+import { tokenizeShell, type ShellCommand, type ShellWord } from './tokenize.ts';
+
+/** Characters that give shell syntax a chance; without any, only a leading command line is possible. */
+const shellChars = new Set(['%', '<', '[', '!', ';', '|', '&', '\n', '\r', '`', '$', '(', ')', '<', '>', '\\', "'", '"', '{', '*', '?']);
+/** `sh -c …`, `cmd /c …`, `powershell -enc …`: what follows is a command whatever it looks like. */
+const interpreterFlags = new Set(['-c', '/c', '/k', '-e', '-enc', '-encodedcommand', '-command', '-exec', '/r']);
+/**
+ * cmd.exe control structures: FOR with a %variable over a set, IF EXIST / DEFINED / ERRORLEVEL or
+ * a %variable% comparison. English has "for" and "if" but not "%%G in (" or "if exist x.txt".
+ */
+const batchSyntax =
+  /(?:^|[\s&|;(])for\s+(?:\/[a-z]\s+(?:"[^"]{0,80}"\s+)?)?%%?[a-z]\w{0,20}\s+in\s*\(|(?:^|[\s&|;(])if\s+(?:\/i\s+)?(?:not\s+)?(?:exist\s+[\w.:\\/%"]|defined\s+\w|errorlevel\s+\d|"?%[^%\s]{1,30}%"?\s*(?:==|equ\b|neq\b|lss\b|leq\b|gtr\b|geq\b))/i;
+/** Rules whose shapes are evasion or exploitation, not something a post would quote. */
+const evasiveRules = new Set(['cmdi.obfuscated_command', 'cmdi.shellshock', 'cmdi.php_complex_call', 'cmdi.yaml_python_object', 'cmdi.concatenated_call', 'cmdi.vbscript_code']);
+// (php_superglobal and php_code are not here: PHP tutorials quote $_POST['x'] and <?php … all the time.)
+/** Markdown inline code: a backtick pair standing apart from the words around it. */
+const markdownCode = /(?:^|\s)`[^`\n]+`(?:$|[\s.,;:!?)])/;
+const strongSeparators = new Set(['backtick', 'subshell', '&&', '||']);
+const sensitiveArgument = /^(?:\/etc\/|\/proc\/|\/dev\/tcp|\/bin\/|\/tmp\/|c:[\\/]windows|https?:\/\/|ftp:\/\/|[a-z0-9.-]+\.(?:sh|py|pl|ps1|exe|php)$)/i;
+
+export function detectCmdi(value: string, location: InputLocation): DetectorHit | null {
+  try {
+    // Uploaded files are not handed to a shell (web shells are the webshell detector's job).
+    if (location === 'file_content' || location === 'xml') return null;
+    if (location === 'raw_body' && looksBinary(value)) return null;
+    const found = detect(value, location);
+    if (found && (location === 'body' || location === 'raw_body') && looksLikeDocument(value)) {
+      // Commands and code quoted in a post are what developer forums are made of (see
+      // looksLikeDocument): only evasion shapes, which no tutorial needs, still count.
+      return evasiveRules.has(found.rule) ? found : null;
+    }
+    return found;
+  } catch {
+    return null;
+  }
+}
+
+function detect(value: string, location: InputLocation): DetectorHit | null {
+  if (value.length < 2) return null;
+  // `cmd=cat /etc/passwd`: a raw `name=value` reached us whole (raw bodies, odd encodings); the
+  // shell would take `cmd=cat` as an assignment, the application takes `cat /etc/passwd` as input.
+  const assignment = /^[A-Za-z_][A-Za-z0-9_]{0,30}=(?=[A-Za-z/])/.exec(value);
+  if (assignment) {
+    const inner = detectValue(value.slice(assignment[0].length), location);
+    if (inner) return inner;
+  }
+  return detectValue(value, location);
+}
+
+function detectValue(value: string, location: InputLocation): DetectorHit | null {
+  let hasShellChars = false;
+  for (let i = 0; i < value.length; i++) {
+    if (shellChars.has(value[i]!)) {
+      hasShellChars = true;
+      break;
+    }
+  }
+  if (!hasShellChars && !startsWithCommand(value)) return null;
+  if (hasShellChars) {
+    if (/^\s*\(\s*\)\s*\{/.test(value)) return hit('cmdi.shellshock', value, 2);
+    // The fork bomb :(){ :|:& };: and its renamed forms f(){ f|f& }.
+    const bomb = /([\w:]{1,20})\s*\(\s*\)\s*\{\s*([\w:]{1,20})\s*\|\s*([\w:]{1,20})\s*&/.exec(value);
+    if (bomb && bomb[1] === bomb[2] && bomb[2] === bomb[3]) return hit('cmdi.fork_bomb', bomb[0], 2);
+    const batch = batchSyntax.exec(value);
+    if (batch) return hit('cmdi.batch_syntax', value.slice(batch.index), 2);
+    const code = detectCodeExec(value);
+    if (code?.severity === 2) return code;
+    const shell = detectShell(value, location);
+    if (shell) return shell;
+    return code;
+  }
+  return detectShell(value, location);
+}
+
+function startsWithCommand(value: string): boolean {
+  const m = /^\s*([A-Za-z0-9_./\\:-]{1,40})/.exec(value);
+  return m !== null && resolveCommand(m[1]!, false) !== null;
+}
+
+function detectShell(value: string, location: InputLocation): DetectorHit | null {
+  const commands = tokenizeShell(value);
+  const markdown = location === 'body' && markdownCode.test(value);
+  let pipeCount = 0;
+  for (let i = value.indexOf('|'); i >= 0 && pipeCount < 4; i = value.indexOf('|', i + 1)) pipeCount++;
+  let best: DetectorHit | null = null;
+  for (let c = 0; c < commands.length; c++) {
+    const command = commands[c]!;
+    const found = judge(command, commands[c + 1], location, markdown, pipeCount);
+    if (found?.severity === 2) return found;
+    best ??= found;
+  }
+  return best;
+}
+
+function judge(command: ShellCommand, following: ShellCommand | undefined, location: InputLocation, markdown: boolean, pipeCount: number): DetectorHit | null {
+  const index = commandIndex(command.words);
+  if (index < 0) return null;
+  const globPath = command.words.find((w) => w.glob && w.text.includes('/') && matchesSensitiveGlob(w.text));
+  if (globPath) return hit('cmdi.glob_path', command.words.map((w) => w.text).join(' '), 2);
+  const word = command.words[index]!;
+  const name = splitPlusJoined(word.text);
+  const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name));
+  if (!resolved) return null;
+  const args = command.words.slice(index + 1);
+  const evidence = [word.text, ...args.map((a) => a.text)].join(' ');
+  const sep = command.separator;
+  // An empty expansion before the command ($u wget …) is obfuscation too.
+  const emptyBefore = command.words.slice(0, index).some((w) => w.text.length === 0 && w.obfuscated);
+  // `q=0.5, gzip` (a header's parameters) looks like an environment prefix; a real one comes with
+  // a command that has shell-shaped arguments.
+  const assignmentBefore = command.words.slice(0, index).some((w) => w.text.includes('='));
+  const obfuscated = emptyBefore || word.obfuscated || (word.glob && /[*?[]/.test(name)) || args.some((a) => a.obfuscated && sensitiveArgument.test(a.text));
+
+  if (obfuscated && (sep !== 'start' || resolved.cls === 'distinctive' || args.length > 0)) {
+    return hit('cmdi.obfuscated_command', evidence, 2);
+  }
+  // Numbers pass as arguments once something else is clearly shell-shaped (ping -c 3 10.0.0.1).
+  const shaped =
+    (args.length > 0 && args.every((a) => isShellArgument(a.text, true)) && args.some((a) => isShellArgument(a.text, false))) ||
+    (args.length > 1 && interpreterFlags.has(args[0]!.text.toLowerCase()));
+  const anyShaped = args.some((a) => isShellArgument(a.text, true)) || command.redirect;
+  const sensitive = args.some((a) => sensitiveArgument.test(a.text)) || command.redirect;
+  const piped = following?.separator === '|' && following.words.length > 0;
+
+  if (sep === 'start' || sep === 'close') {
+    // A whole command line: `cat /etc/passwd`, `ls -la /`. Prose like "ls 300 lexus" has words.
+    if (!shaped && !(piped && args.length === 0)) return null;
+    const clear = sensitive || resolved.cls === 'distinctive' && args.length > 0;
+    return hit('cmdi.command_line', evidence, clear ? 2 : 1);
+  }
+  if (strongSeparators.has(sep)) {
+    if (markdown && sep === 'backtick' && !clearCommand(resolved, args.length, sensitive, shaped)) {
+      return hit('cmdi.command_substitution', evidence, 1); // markdown `code` in a post
+    }
+    if (args.length === 0 || anyShaped || resolved.cls === 'distinctive') {
+      return hit(sep === '&&' || sep === '||' ? 'cmdi.chained_command' : 'cmdi.command_substitution', evidence, 2);
+    }
+    return null;
+  }
+  // ; | & newline
+  // A Markdown table ("| id | name | price |") puts single words between pipes: cells, not commands.
+  if (sep === '|' && args.length === 0 && pipeCount >= 4) return null;
+  if (resolved.cls === 'distinctive' && ((args.length === 0 && !assignmentBefore) || anyShaped)) return hit('cmdi.chained_command', evidence, 2);
+  // English-word commands need every argument shell-shaped: "Set the value to 1 or 2" is prose.
+  if (shaped || sensitive) return hit('cmdi.chained_command', evidence, sep === 'newline' && location === 'body' ? 1 : 2);
+  if (args.length === 0 && !assignmentBefore && (sep !== 'newline' || location !== 'body')) return hit('cmdi.chained_command', evidence, 1);
+  return null;
+}
+
+/** Files reached through globs (/etc/[p]asswd, /e??/sh*ow): only evasion writes them so. */
+const globTargets = ['/etc/passwd', '/etc/shadow', '/etc/group', '/etc/hosts', '/proc/self/environ', '/etc/issue'];
+function matchesSensitiveGlob(pattern: string): boolean {
+  const lower = pattern.toLowerCase();
+  // '*/*' (an Accept header) matches anything: a real evasion keeps letters of the path (/e??/pa*d).
+  if ((lower.replace(/\[[^\]]*\]/g, '').match(/[a-z]/g) ?? []).length < 3) return false;
+  return globTargets.some((t) => globMatch(lower, t));
+}
+
+function clearCommand(resolved: ResolvedCommand, argc: number, sensitive: boolean, shaped: boolean): boolean {
+  return sensitive || (resolved.cls === 'distinctive' && argc > 0 && shaped);
+}
+
+/** Skips `VAR=value` prefixes and control keywords to the word a shell would execute. */
+function commandIndex(words: ShellWord[]): number {
+  for (let i = 0; i < words.length && i < 6; i++) {
+    const w = words[i]!.text;
+    if (w.length === 0 || shellKeywords.has(w)) continue; // '' = an empty expansion ($u wget …)
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) continue;
+    // sudo / nohup / strace …: the command they wrap is the one to judge (flags and numbers skipped).
+    if (wrappers.has(w.toLowerCase()) && i + 1 < words.length) {
+      let j = i + 1;
+      while (j < words.length - 1 && /^(?:-|\d+$)/.test(words[j]!.text)) j++;
+      if (resolveCommand(words[j]!.text, false)) return j;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/** Form encoding turns spaces into '+': `getent+hosts+x` reaches us when no decoder ran. */
+function splitPlusJoined(word: string): string {
+  const plus = word.indexOf('+');
+  return plus > 0 ? word.slice(0, plus) : word;
+}
+
+/** A flag, a path, an URL, an address, a variable: what arguments of a command look like. */
+function isShellArgument(arg: string, afterSeparator: boolean): boolean {
+  if (arg.length === 0) return false;
+  if (/^--?[A-Za-z0-9]/.test(arg)) return true;
+  if (arg.includes('/') || arg.includes('\\')) return true;
+  if (/^%[A-Za-z_]+%$/.test(arg)) return true;
+  if (/^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?$/.test(arg)) return true;
+  if (afterSeparator && /^\d+$/.test(arg)) return true;
+  if (/^\d+(?:[*+/%-]\d+)+$/.test(arg)) return true; // set /a 3482*7301, expr 1 + 1
+  if (afterSeparator && /^[a-z0-9-]+(?:\.[a-z0-9-]+){2,}\.?$/i.test(arg)) return true; // host names
+  return /^\*|^\.\w/.test(arg);
+}
+
+function hit(rule: string, evidence: string, severity: 1 | 2): DetectorHit {
+  return { kind: 'cmdi', rule, evidence: evidence.slice(0, 120), severity };
+}

@@ -1,0 +1,92 @@
+/**
+ * File inclusion: stream wrappers that read or execute (php://filter, php://input, expect://,
+ * phar://, zip://, data://, file://…), remote URLs shaped for inclusion (the trailing "?" or NUL
+ * that cuts off the extension the application appends, or a URL in a parameter whose name says
+ * "include me"), and null-byte truncation ("../../etc/passwd\0.jpg", "shell.php%00.png").
+ *
+ * A data: URI for an image (rich-text editors post them) passes; data:text/plain and data:… with a
+ * PHP payload are inclusion. `name` is the parameter name when the pipeline passes it.
+ */
+import type { DetectorHit, InputLocation } from '../../types.ts';
+
+/** Wrappers that no legitimate parameter starts with, wherever they appear. */
+const dangerousWrappers = ['php://', 'expect://', 'phar://', 'zip://', 'compress.zlib://', 'compress.bzip2://', 'glob://', 'ogg://', 'rar://', 'ssh2.shell://', 'ssh2.exec://'];
+/** Wrappers that count at the start of a value only. */
+const leadingWrappers = ['file://', 'netdoc:', 'jar:file:', 'jar:http', 'gopher://', 'dict://', 'ldap://', 'tftp://', 'url:file:', 'local_file:'];
+/** Parameter names applications pass to include()/require()/readfile(), whole or as the last part (_CONF[path], mosConfig_absolute_path). */
+const includeNameParts = /(?:^|[_[.])(?:path|file|include|inc|dir|root|template|tpl|page)\]?$/i;
+/** Parameter names applications pass to include()/require()/readfile(). */
+const includeNames = /^(?:file|filename|page|include|inc|incl|require|template|tpl|path|doc|document|folder|root|pg|style|lang|language|view|layout|mod|module|conf|config|dir|show|nav|load|read|cat|prefix)$/i;
+
+export function detectFileInclusion(value: string, location: InputLocation, name?: string): DetectorHit | null {
+  try {
+    return detect(value, location, name);
+  } catch {
+    return null;
+  }
+}
+
+function detect(value: string, location: InputLocation, name?: string): DetectorHit | null {
+  if (!value.includes(':') && !value.includes('\u0000') && !value.toLowerCase().includes('%00')) return null;
+  const lower = value.trimStart().toLowerCase().slice(0, 4096);
+
+  for (const w of dangerousWrappers) {
+    const at = lower.indexOf(w);
+    if (at >= 0) return hit('inclusion.stream_wrapper', value.trimStart().slice(at, at + 120), 2);
+  }
+  for (const w of leadingWrappers) {
+    if (lower.startsWith(w)) return hit('inclusion.stream_wrapper', value.trimStart(), 2);
+  }
+  if (lower.startsWith('data:')) {
+    const dataHit = judgeDataUri(lower);
+    if (dataHit) return hit('inclusion.data_uri', value.trimStart(), dataHit);
+  }
+  const nul = findNullByte(lower);
+  if (nul >= 0 && location !== 'file_content' && location !== 'raw_body') {
+    // A NUL right after something file-like: the classic extension cut-off.
+    const before = lower.slice(Math.max(0, nul - 40), nul);
+    const fileLike = /\.[a-z0-9]{1,5}$|\/[a-z0-9._-]+$|passwd$|\.\.\/?$/.test(before);
+    return hit('inclusion.null_byte', value.slice(Math.max(0, nul - 40), nul + 20), fileLike ? 2 : 1);
+  }
+  if (/^(?:https?|ftps?):\/\//.test(lower) && location !== 'header' && location !== 'path') {
+    return judgeRemoteUrl(lower, value, name);
+  }
+  return null;
+}
+
+/** data:text/plain;base64,… or data:… carrying `<?php`: a payload for include(). Images pass. */
+function judgeDataUri(lower: string): 1 | 2 | null {
+  if (lower.startsWith('data://')) return 2;
+  const comma = lower.indexOf(',');
+  const type = lower.slice(5, comma < 0 ? 64 : comma);
+  if (/^(?:image|audio|video|font)\//.test(type)) return null;
+  if (type.includes('php') || lower.includes('<?')) return 2;
+  if (type.startsWith('text/plain') || type.startsWith('application/x-httpd')) return type.includes('base64') ? 2 : 1;
+  return null;
+}
+
+function judgeRemoteUrl(lower: string, value: string, name?: string): DetectorHit | null {
+  const evidence = value.trimStart();
+  // http://evil/shell.txt? : the "?" turns the appended ".php" into a query string.
+  if (/\?$|\?\s*$|%3f$/.test(lower)) return hit('inclusion.remote_url', evidence, 2);
+  const host = /^[a-z]+:\/\/([^/?#:]+)/.exec(lower)?.[1] ?? '';
+  if (name !== undefined && (includeNames.test(name) || includeNameParts.test(name))) {
+    return hit('inclusion.remote_url', evidence, /\.(?:txt|php\d?|phtml|jpg|gif|png|sh|pl|py)(?:$|[?#])/.test(lower) ? 2 : 1);
+  }
+  // A script or text file served from a bare IP address (v4 or a v6 literal): the usual shape of an
+  // RFI payload; links people share name hosts.
+  const ipHost = /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || /^[a-z]+:\/\/\[?[0-9a-f]{1,4}:[0-9a-f]{0,4}:[0-9a-f:]*\]?\//.test(lower);
+  if (ipHost && /\.(?:txt|php\d?|sh|pl|py|jsp|asp)(?:$|[?#])/.test(lower)) return hit('inclusion.remote_url', evidence, 2);
+  return null;
+}
+
+function findNullByte(lower: string): number {
+  const raw = lower.indexOf('\u0000');
+  if (raw >= 0) return raw;
+  const encoded = lower.indexOf('%00');
+  return encoded;
+}
+
+function hit(rule: string, evidence: string, severity: 1 | 2): DetectorHit {
+  return { kind: 'file_inclusion', rule, evidence: evidence.slice(0, 120), severity };
+}

@@ -1,0 +1,270 @@
+import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
+import { SqlReader } from './grammar.ts';
+import { stackedStatement } from './statements.ts';
+import { tokenizeSql, type TokenStream } from './tokenize.ts';
+
+/**
+ * SQL injection, in the spirit of libinjection: the value is read as the piece of SQL an
+ * application would paste into its query — inside a '…' string, inside a "…" string, or as a
+ * bare number — and it is an injection when, in one of those contexts, it closes the literal and
+ * goes on as SQL that parses: a boolean tail (`' or 1=1--`), a UNION SELECT, a stacked statement,
+ * a sub-select or time-based call, or a comment that cuts the rest of the query off. The SQL
+ * grammar (grammar.ts) is what makes prose fail: words without SQL structure do not parse.
+ */
+interface Finding {
+  rule: string;
+  severity: 1 | 2;
+  /** Token index where the evidence starts. */
+  at: number;
+}
+
+// Enough for a long value padded with SQL noise; the grammar reads are bounded per token, not per value.
+const maxTokens = 16_384;
+
+/** A value made only of these characters cannot carry SQL syntax worth reading. */
+function cannotBeSql(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const safe = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95 || c === 46 || c === 47 || c === 58 || c === 64 || c >= 128;
+    if (!safe) return false;
+  }
+  return true;
+}
+
+/** Statement words that make a value worth tokenizing even without SQL punctuation. */
+const statementWords = ['union', 'select', 'insert', 'update', 'delete', 'drop', 'exec', 'declare', 'create', 'alter', 'truncate', 'shutdown', 'grant', 'waitfor', 'load'];
+
+/**
+ * A cheap first look: SQL that can hurt needs a quote, a parenthesis, a `;`, a comment, a leading
+ * number, or a statement word. Most header values and identifiers have none and skip the tokenizer.
+ */
+function worthTokenizing(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === "'" || c === '"' || c === '(' || c === ';' || c === '#' || c === '`' || (c === '-' && value[i + 1] === '-') || (c === '/' && value[i + 1] === '*')) return true;
+  }
+  const first = value.trimStart()[0];
+  if (first !== undefined && ((first >= '0' && first <= '9') || first === ')' || first === '-')) return true;
+  const lower = value.toLowerCase();
+  return statementWords.some((w) => lower.includes(w));
+}
+
+function skipRparens(r: SqlReader, i: number): number {
+  let pos = i;
+  while (r.is(pos, 'rparen')) pos++;
+  return pos;
+}
+
+/** After an expression: parentheses closing, clauses (ORDER BY, LIMIT, UNION …), then the end. */
+function endsCleanly(r: SqlReader, i: number): boolean {
+  const pos = r.clauses(skipRparens(r, i), 0, { end: i, comparison: false, call: false, subquery: false, dangerous: null, literal: false });
+  return pos >= 0 && r.isTerminator(pos);
+}
+
+/**
+ * UNION [ALL|DISTINCT] SELECT at `i`: a real select list, or nothing after it when that is
+ * clearly deliberate (obfuscated with comments, or right after the attacker closed a literal).
+ */
+function unionSelect(r: SqlReader, i: number, stream: TokenStream, afterBreakout = false): Finding | null {
+  let s = i + 1;
+  if (r.isKeyword(s, 'all', 'distinct')) s++;
+  if (!r.isKeyword(s, 'select')) return null;
+  const sel = r.select(s);
+  if (sel && (r.isTerminator(sel.end) || r.is(sel.end, 'rparen') || r.is(sel.end, 'string'))) return { rule: 'sqli.union_select', severity: 2, at: i };
+  if (r.isTerminator(s + 1)) return { rule: 'sqli.union_select', severity: afterBreakout || stream.executableComments || stream.inlineComments ? 2 : 1, at: i };
+  return null;
+}
+
+/** What follows the closed literal at `i`. */
+/**
+ * `admin'--` cuts the rest of the query off. Prose quotes options and anchors the same way
+ * (`the "--help" option`, `href="#top"`), so the comment must be a real one — `--`/`#` followed
+ * by a space or the end — and the literal it closes must be a short token (a user name, an id),
+ * or the comment must end the value.
+ */
+function commentCutsQuery(r: SqlReader, text: string, at: number, breakout: number): boolean {
+  const comment = r.at(at)!;
+  if (comment.text !== '/*') {
+    const after = text[comment.start + comment.text.length];
+    if (after !== undefined && after !== ' ' && after !== '\t' && after !== '\n' && after !== '\r') return false;
+  }
+  const atEnd = text.slice(comment.start + comment.text.length).trim().length === 0;
+  const literal = breakout > 0 ? r.at(breakout - 1) : undefined;
+  // The literal's text includes its quotes: `'admin'` is 7 characters, `''` (nothing before the quote) is 2.
+  const shortToken = literal !== undefined && literal.text.length > 2 && literal.text.length <= 66 && !/\s/.test(literal.text);
+  return atEnd || shortToken;
+}
+
+function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: boolean, text: string): Finding | null {
+  const pos = skipRparens(r, i);
+  const t = r.at(pos);
+  if (!t) return null;
+  if (t.type === 'comment') {
+    if (pos === i && !quoted) return null;
+    return commentCutsQuery(r, text, pos, i) ? { rule: 'sqli.comment_truncation', severity: quoted ? 2 : 1, at: pos } : null;
+  }
+  if (r.isLogical(pos)) {
+    const e = r.expression(pos + 1);
+    if (e && endsCleanly(r, e.end)) {
+      if (e.dangerous) return { rule: 'sqli.blind_function', severity: 2, at: pos };
+      if (e.comparison || e.call || e.subquery) return { rule: 'sqli.boolean', severity: 2, at: pos };
+      // `' or 1--`, `9999 or /*+hint*/ true`: a bare literal is a condition when comments frame it.
+      if (e.literal && (r.is(skipRparens(r, e.end), 'comment') || stream.inlineComments)) return { rule: 'sqli.boolean', severity: 2, at: pos };
+    }
+    return null;
+  }
+  if (t.type === 'semicolon') {
+    const statement = stackedStatement(r, pos + 1);
+    return statement ? { rule: 'sqli.stacked_query', severity: 2, at: pos } : null;
+  }
+  if (r.isKeyword(pos, 'union')) return unionSelect(r, pos, stream, true);
+  // MSSQL runs a second statement without `;`: `'waitfor delay '0:0:5'--`, `' exec xp_cmdshell …`.
+  if (r.isKeyword(pos, 'waitfor', 'exec', 'execute', 'declare', 'shutdown', 'drop', 'insert', 'update', 'delete') && stackedStatement(r, pos)) {
+    return { rule: 'sqli.stacked_query', severity: 2, at: pos };
+  }
+  // `' notnull--`, `' collate nocase--`: a test or collation that only makes sense as SQL.
+  if ((r.isKeyword(pos, 'notnull', 'isnull') && r.isTerminator(pos + 1)) || (r.isKeyword(pos, 'collate') && r.isTerminator(pos + 2))) {
+    return quoted && r.is(r.isKeyword(pos, 'collate') ? pos + 2 : pos + 1, 'comment') ? { rule: 'sqli.comment_truncation', severity: 2, at: pos } : null;
+  }
+  if (t.type === 'operator') {
+    const e = r.expression(pos + 1);
+    if (e && (e.dangerous || e.subquery)) return { rule: e.dangerous ? 'sqli.blind_function' : 'sqli.subquery', severity: 2, at: pos };
+    return null;
+  }
+  if (r.isKeyword(pos, 'order', 'group', 'having', 'limit', 'procedure', 'into') && pos > i - 1) {
+    const info = { end: pos, comparison: false, call: false, subquery: false, dangerous: null, literal: false };
+    const end = r.clauses(pos, 0, info);
+    if (end > pos && r.isTerminator(end) && (r.is(end, 'comment') || quoted)) return { rule: 'sqli.clause_breakout', severity: 2, at: pos };
+  }
+  return null;
+}
+
+/** Checks that hold wherever the value sits: UNION SELECT, sub-selects, dangerous calls, `;` + statement. */
+function anywhere(r: SqlReader, stream: TokenStream): Finding | null {
+  const tokens = r.tokens;
+  let suspicious: Finding | null = null;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.type === 'keyword' && t.text === 'union') {
+      const f = unionSelect(r, k, stream);
+      if (f) return f;
+    } else if (t.type === 'lparen' && r.isKeyword(k + 1, 'select')) {
+      const sel = r.select(k + 1);
+      if (sel && (sel.call || sel.subquery || sel.dangerous || tokens.slice(k + 1, sel.end).some((x) => x.type === 'keyword' && x.text === 'from')))
+        return { rule: sel.dangerous ? 'sqli.blind_function' : 'sqli.subquery', severity: 2, at: k };
+    } else if (t.type === 'semicolon') {
+      if (stackedStatement(r, k + 1)) return { rule: 'sqli.stacked_query', severity: 2, at: k };
+    } else if (t.type === 'word' && catalogs.has(t.text)) {
+      // Reading the catalog: `from information_schema.tables`; named alone it may be a DBA's question.
+      if (r.isKeyword(k - 1, 'from', 'join') || (r.is(k + 1, 'dot') && r.is(k + 2, 'word') && catalogTables.has(r.at(k + 2)!.text))) return { rule: 'sqli.catalog', severity: 2, at: k };
+      if (!ambiguousCatalogs.has(t.text)) suspicious ??= { rule: 'sqli.catalog', severity: 1, at: k };
+    } else if (t.type === 'word' && procedures.has(t.text) && (r.isKeyword(k - 1, 'exec', 'execute') || r.is(k - 1, 'dot'))) {
+      return { rule: 'sqli.stored_procedure', severity: 2, at: k };
+    } else if ((t.type === 'word' || (t.type === 'keyword' && t.text === 'waitfor')) && !r.is(k - 1, 'dot')) {
+      const f = dangerousCall(r, k);
+      if (f) return f;
+    }
+  }
+  return suspicious;
+}
+
+/** System catalogs an injection reads to map the database. */
+const catalogs = new Set(['information_schema', 'pg_catalog', 'sysobjects', 'syscolumns', 'sysdatabases', 'msysaccessobjects', 'msysobjects', 'all_tables', 'user_tables', 'sqlite_master', 'sqlite_schema', 'pg_shadow', 'pg_user', 'mysql']);
+/** Catalog names that are also ordinary words in prose (`mysql-server`, `user_tables`). */
+const ambiguousCatalogs = new Set(['mysql', 'all_tables', 'user_tables', 'pg_user']);
+const catalogTables = new Set(['tables', 'columns', 'schemata', 'user', 'db', 'pg_tables', 'pg_user', 'pg_shadow', 'routines', 'processlist']);
+
+/** MSSQL's extended procedures that run commands, read the registry or reach the network. */
+const procedures = new Set(['xp_cmdshell', 'xp_regread', 'xp_regwrite', 'xp_dirtree', 'xp_fileexist', 'xp_servicecontrol', 'sp_oacreate', 'sp_oamethod', 'sp_makewebtask', 'sp_addextendedproc', 'sp_configure', 'sp_executesql', 'sp_password']);
+
+/** sleep(5), benchmark(…), pg_sleep(…), WAITFOR DELAY '…': SQL-shaped calls of timing functions. */
+function dangerousCall(r: SqlReader, k: number): Finding | null {
+  if (r.isKeyword(k, 'waitfor')) {
+    return r.isKeyword(k + 1, 'delay', 'time') && r.is(k + 2, 'string') ? { rule: 'sqli.blind_function', severity: 2, at: k } : null;
+  }
+  if (!r.is(k + 1, 'lparen') && !r.is(k + 1, 'dot')) return null;
+  const e = r.expression(k);
+  if (!e || !e.dangerous) return null;
+  // Preceded by SQL syntax it is injected; as the whole value (`sleep(5)`, sqlmap's probe) too.
+  // After prose (`I need sleep(5)`) it is only suspicious.
+  const before = r.at(k - 1);
+  const syntaxBefore = before !== undefined && before.type !== 'word' && before.type !== 'other';
+  let first = 0;
+  while (r.is(first, 'lparen')) first++;
+  const wholeValue = first === k && endsCleanly(r, e.end);
+  return { rule: 'sqli.blind_function', severity: syntaxBefore || wholeValue ? 2 : 1, at: k };
+}
+
+/** A whole statement as the value (`SELECT * FROM users`): code in a post, or a raw query. */
+function wholeStatement(r: SqlReader): Finding | null {
+  const statement = stackedStatement(r, 0);
+  // Only the data statements and DDL: `call fails`, `grant Olson`, `truncate a file` are prose.
+  return statement && wholeStatements.has(statement) ? { rule: 'sqli.statement', severity: 1, at: 0 } : null;
+}
+
+const wholeStatements = new Set(['select', 'insert', 'update', 'delete', 'drop', 'create', 'alter', 'declare', 'waitfor', 'load data']);
+
+function evidence(text: string, stream: TokenStream, at: number, offset: number): string {
+  const start = Math.max(0, (stream.tokens[at]?.start ?? offset) - offset);
+  return text.slice(offset + start, offset + start + 120);
+}
+
+function hit(f: Finding, text: string, stream: TokenStream, offset: number): DetectorHit {
+  return { kind: 'sqli', rule: f.rule, severity: f.severity, evidence: evidence(text, stream, f.at, offset) };
+}
+
+/** One reading of the value: the text tokenized, and where the application's literal ends. */
+interface Reading {
+  text: string;
+  /** Characters we prepended (the opening quote), subtracted from evidence offsets. */
+  offset: number;
+  stream: TokenStream;
+  /** Token index after the closed literal, or -1 when the value does not leave it. */
+  breakout: number;
+  quoted: boolean;
+}
+
+function readings(value: string): Reading[] {
+  const out: Reading[] = [];
+  const backslashModes = value.includes('\\') ? [true, false] : [true];
+  // Quoted contexts: the value continues a '…' or "…" literal the application opened.
+  for (const quote of ["'", '"']) {
+    if (!value.includes(quote)) continue;
+    for (const backslashEscapes of backslashModes) {
+      const text = quote + value;
+      const stream = tokenizeSql(text, maxTokens, backslashEscapes);
+      const first = stream.tokens[0];
+      if (first && first.type === 'string' && first.closed) out.push({ text, offset: 1, stream, breakout: 1, quoted: true });
+    }
+  }
+  // Bare context: a number (or a closing parenthesis) the application did not quote.
+  const stream = tokenizeSql(value, maxTokens);
+  let start = 0;
+  if (stream.tokens[0]?.type === 'operator' && stream.tokens[0].text === '-') start++;
+  const lead = stream.tokens[start]?.type;
+  const breakout = lead === 'number' ? start + 1 : lead === 'rparen' ? start : -1;
+  out.push({ text: value, offset: 0, stream, breakout, quoted: false });
+  return out;
+}
+
+export function detectSqliValue(value: string): DetectorHit | null {
+  if (value.length < 2 || cannotBeSql(value) || !worthTokenizing(value)) return null;
+  let suspicious: DetectorHit | null = null;
+  for (const reading of readings(value)) {
+    const r = new SqlReader(reading.stream.tokens);
+    const findings = [
+      reading.breakout >= 0 ? breakoutTail(r, reading.breakout, reading.stream, reading.quoted, reading.text) : null,
+      anywhere(r, reading.stream),
+      reading.quoted ? null : wholeStatement(r),
+    ];
+    for (const f of findings) {
+      if (!f) continue;
+      const h = hit(f, reading.text, reading.stream, reading.offset);
+      if (h.severity === 2) return h;
+      suspicious ??= h;
+    }
+  }
+  return suspicious;
+}
+
+export const detectSqli: Detector = (value: string, _location: InputLocation) => detectSqliValue(value);

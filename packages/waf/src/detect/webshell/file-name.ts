@@ -1,0 +1,48 @@
+/**
+ * Upload file names that make the web server execute the upload: a server-side script extension
+ * (final, or hidden before an innocent one for Apache's multi-extension handling: shell.php.jpg),
+ * the trailing-dot / space / ::$DATA / NUL / ";" tricks of Windows and IIS, and the per-directory
+ * configuration files (.htaccess, .user.ini, web.config) that turn any extension into a script.
+ */
+import type { DetectorHit } from '../../types.ts';
+
+const serverScript = new Set([
+  'php', 'php2', 'php3', 'php4', 'php5', 'php6', 'php7', 'php8', 'pht', 'phtm', 'phtml', 'phar', 'pgif', 'inc',
+  'jsp', 'jspx', 'jspf', 'jsw', 'jsv', 'jhtml', 'asp', 'aspx', 'asa', 'asax', 'ascx', 'ashx', 'asmx', 'cer', 'cshtml',
+  'vbhtml', 'shtml', 'shtm', 'stm', 'cfm', 'cfml', 'cfc', 'cgi', 'war', 'xsp',
+]);
+/** Scripts some servers run (CGI); legitimately shared on code sites, so suspicious only. */
+const maybeScript = new Set(['pl', 'py', 'rb', 'sh', 'bash', 'exe', 'dll', 'bat', 'cmd', 'ps1', 'vbs', 'hta', 'svg']);
+const configFiles = new Set(['.htaccess', '.htpasswd', '.user.ini', 'web.config', 'php.ini']);
+
+export function judgeFileName(raw: string): DetectorHit | null {
+  // Keep only the last path component: browsers send C:\fakepath\x, attackers send ../x.
+  const base = raw.split(/[\\/]/).pop() ?? raw;
+  const name = base.toLowerCase();
+  if (configFiles.has(name.trim())) return hit('webshell.config_file_upload', base, 2);
+  const cut = firstCut(name);
+  const visible = (cut >= 0 ? name.slice(0, cut) : name).replace(/[.\s]+$/, '');
+  // Windows drops spaces around the dot too ("shell. php" is saved as "shell.php").
+  const parts = visible.split('.').map((p) => p.trim());
+  if (parts.length < 2) return null;
+  const last = parts[parts.length - 1]!;
+  if (serverScript.has(last)) {
+    const trick = cut >= 0 || visible !== (cut >= 0 ? name.slice(0, cut) : name);
+    return hit(trick ? 'webshell.extension_trick' : 'webshell.script_upload', base, 2);
+  }
+  for (let i = 1; i < parts.length - 1; i++) {
+    if (serverScript.has(parts[i]!)) return hit('webshell.double_extension', base, 2);
+  }
+  if (maybeScript.has(last)) return hit('webshell.script_upload', base, 1);
+  return null;
+}
+
+/** Where the name stops counting for the server: NUL (C strings), %00, NTFS ::$DATA, IIS ';'. */
+function firstCut(name: string): number {
+  const cuts = [name.indexOf('\u0000'), name.indexOf('%00'), name.indexOf('::$data'), name.indexOf(';')].filter((i) => i >= 0);
+  return cuts.length ? Math.min(...cuts) : -1;
+}
+
+function hit(rule: string, evidence: string, severity: 1 | 2): DetectorHit {
+  return { kind: 'webshell_upload', rule, evidence: evidence.slice(0, 120), severity };
+}

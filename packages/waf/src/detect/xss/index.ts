@@ -1,0 +1,139 @@
+import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
+import { readAttributes } from './html.ts';
+import { findScript, stringBreakout, tokenizeJs, type JsFinding } from './js.ts';
+import { isScriptCssValue, isScriptUrl, judgeAttribute, judgeHtml, type XssFinding } from './rules.ts';
+
+/**
+ * Cross-site scripting, read in the three places a reflected value lands:
+ * - HTML content: tags and their attributes (rules.ts);
+ * - inside a tag, after the attacker closes an attribute value (`" onfocus=alert(1) x="`);
+ * - inside a script, after the attacker closes a string (`";alert(1)//`), or as a URL
+ *   (`javascript:…`).
+ * Benign rich text (`<p><strong>`, `<a href="https://…">`, `<img src="/x.png" alt="">`) has no
+ * script-running part and passes.
+ */
+const maxQuotePositions = 16;
+
+/** Characters without which none of the checks below can fire. */
+function cannotBeXss(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === '<' || c === '(' || c === '`' || c === '=' || c === ':' || c === '[') return false;
+  }
+  // `document.cookie` needs none of them.
+  return !value.includes('document') && !value.includes('window');
+}
+
+/** An attribute list injected after a closed quote (or at the start, for unquoted attributes). */
+function attributeInjection(value: string): XssFinding | null {
+  const starts = [0];
+  for (let i = 0; i < value.length && starts.length <= maxQuotePositions; i++) {
+    const c = value[i];
+    if (c === '"' || c === "'" || c === '`') starts.push(i + 1);
+    // An `on…=` after a separator: the handler may follow text the attacker did not quote.
+    else if ((c === 'o' || c === 'O') && (value[i + 1] === 'n' || value[i + 1] === 'N') && i > 0 && ' \t\n/>;'.includes(value[i - 1]!)) starts.push(i);
+  }
+  for (const start of starts) {
+    const { attributes } = readAttributes(value, start);
+    for (const attribute of attributes) {
+      // Only event handlers and style: a lone `href=javascript:` needs a tag and is checked as a URL.
+      if (!(attribute.name.startsWith('on') || attribute.name === 'style')) continue;
+      const verdict = judgeAttribute(attribute, false);
+      if (verdict?.severity === 2) return { ...verdict, severity: 2, at: start };
+    }
+  }
+  return null;
+}
+
+function jsFindingToXss(f: JsFinding, tokens: ReturnType<typeof tokenizeJs>, offset: number, breakout: boolean): XssFinding {
+  const at = Math.max(0, (tokens[f.at]?.start ?? offset) - offset);
+  if (breakout) return { rule: 'xss.js_breakout', severity: 2, at };
+  return { rule: f.shape === 'plain' ? 'xss.js_call' : f.shape === 'access' ? 'xss.js_access' : 'xss.js_obfuscated_call', severity: f.shape === 'plain' ? 1 : 2, at };
+}
+
+/** Script-context readings: string breakouts, javascript: URLs, bare script. */
+function scriptContext(value: string): XssFinding | null {
+  for (const quote of ["'", '"', '`']) {
+    if (!value.includes(quote)) continue;
+    // An attacker's `\'` survives an application that escapes quotes by adding a backslash.
+    const body = value.startsWith('\\' + quote) ? value.slice(1) : value;
+    const tokens = tokenizeJs(quote + body);
+    const first = tokens[0];
+    if (!first || first.type !== 'string' || !first.closed) continue;
+    const f = stringBreakout(tokens);
+    if (f) return jsFindingToXss(f, tokens, 1 + (value.length - body.length), true);
+  }
+  // Inside a template literal, `${…}` runs code.
+  const template = value.indexOf('${');
+  if (template >= 0) {
+    const inner = tokenizeJs(value.slice(template + 2));
+    const f = findScript(inner);
+    if (f) return jsFindingToXss(f, inner, -(template + 2), true);
+  }
+  if (isScriptCssValue(value)) return { rule: 'xss.css_expression', severity: 2, at: 0 };
+  const trimmed = value.trimStart();
+  if (isScriptUrl(trimmed)) {
+    const colon = trimmed.indexOf(':');
+    const tokens = tokenizeJs(trimmed.slice(colon + 1));
+    if (findScript(tokens) || /[(`=]/.test(trimmed.slice(colon + 1))) return { rule: 'xss.script_url', severity: 2, at: 0 };
+  }
+  const tokens = tokenizeJs(value);
+  const f = findScript(tokens);
+  if (!f) return null;
+  // The whole value is the call (`alert()`, `setInterval(code, 1)`): a probe, not a sentence.
+  if (f.shape === 'plain' && f.at === 0 && value.trim().length <= 80) return { rule: 'xss.js_call', severity: 2, at: 0 };
+  return jsFindingToXss(f, tokens, 0, false);
+}
+
+/**
+ * The value with short tags removed: filters that strip tags turn `o<x>nfocus=alert<x>(1)` into
+ * `onfocus=alert(1)`, so the attacker plants them on purpose.
+ */
+function withoutShortTags(value: string): string | null {
+  if (value.indexOf('<') < 0) return null;
+  const stripped = value.replace(/<\/?[a-zA-Z]{1,10}>/g, '');
+  return stripped === value ? null : stripped;
+}
+
+/**
+ * Words without which the attribute and script readings cannot fire (a cheap look before the
+ * tokenizers): event handlers and style need `on`/`style`, script needs a sink, a receiver or a
+ * script URL. Headers like `Accept: text/html;q=0.9` skip both readings.
+ */
+const scriptWords = ['alert', 'prompt', 'confirm', 'eval', 'function', 'settimeout', 'setinterval', 'execscript', 'fetch', 'atob', 'import', 'write', 'fromcharcode', 'sendbeacon', 'open', 'print', 'constructor', 'xmlhttprequest', 'websocket', 'postmessage', 'insertadjacenthtml', 'createelement', 'appendchild', 'assign', 'replace', 'image', 'require', 'document', 'window', 'top', 'self', 'parent', 'frames', 'globalthis', 'location', 'script:', 'url(', 'binding', 'behavior', '${', 'data:', 'showmodaldialog', 'setimmediate', 'this'];
+
+function checksFor(value: string): ((v: string) => XssFinding | null)[] {
+  const lower = value.toLowerCase();
+  const checks: ((v: string) => XssFinding | null)[] = [];
+  if (value.includes('<')) checks.push(judgeHtml);
+  if (lower.includes('on') || lower.includes('style')) checks.push(attributeInjection);
+  if (scriptWords.some((w) => lower.includes(w))) checks.push(scriptContext);
+  return checks;
+}
+
+export function detectXssValue(value: string): DetectorHit | null {
+  if (value.length < 3 || cannotBeXss(value)) return null;
+  let suspicious: XssFinding | null = null;
+  const checks = checksFor(value);
+  if (checks.length === 0) return null;
+  for (const check of checks) {
+    const finding = check(value);
+    if (!finding) continue;
+    if (finding.severity === 2) return toHit(finding, value);
+    suspicious ??= finding;
+  }
+  const stripped = withoutShortTags(value);
+  if (stripped !== null) {
+    for (const check of [attributeInjection, scriptContext]) {
+      const finding = check(stripped);
+      if (finding?.severity === 2) return toHit({ ...finding, rule: finding.rule + '_stripped_tags', at: 0 }, value);
+    }
+  }
+  return suspicious ? toHit(suspicious, value) : null;
+}
+
+function toHit(f: XssFinding, value: string): DetectorHit {
+  return { kind: 'xss', rule: f.rule, severity: f.severity, evidence: value.slice(f.at, f.at + 120) };
+}
+
+export const detectXss: Detector = (value: string, _location: InputLocation) => detectXssValue(value);

@@ -1,0 +1,204 @@
+/**
+ * Just enough JavaScript to recognise script an attacker wants run: a tokenizer (identifiers,
+ * strings, template backticks, punctuation, comments) and a search for calls of the functions
+ * XSS payloads call (alert, prompt, eval, setTimeout, fetch, …) in the shapes they use to dodge
+ * filters: `(alert)(1)`, `alert.call(null,1)`, ``alert`1` ``, `alert?.()`, `[1].some(confirm)`,
+ * `x.constructor('…')()`, and reads of `document.cookie` / `document["cookie"]`.
+ */
+export interface JsToken {
+  type: 'name' | 'string' | 'number' | 'punct';
+  text: string;
+  start: number;
+  closed?: boolean;
+  /** For strings: the quote character (a backtick makes it a template literal). */
+  quote?: string;
+}
+
+export function tokenizeJs(text: string, maxTokens = 2048): JsToken[] {
+  const tokens: JsToken[] = [];
+  let i = 0;
+  while (i < text.length && tokens.length < maxTokens) {
+    const c = text[i]!;
+    const code = c.charCodeAt(0);
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v') {
+      i++;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '/') {
+      const eol = text.indexOf('\n', i);
+      if (eol < 0) break;
+      i = eol + 1;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0) break;
+      i = close + 2;
+      continue;
+    }
+    const start = i;
+    if (c === '"' || c === "'" || c === '`') {
+      let j = i + 1;
+      let closed = false;
+      for (; j < text.length; j++) {
+        if (text[j] === '\\') j++;
+        else if (text[j] === c) {
+          closed = true;
+          j++;
+          break;
+        } else if (text[j] === '\n' && c !== '`') break;
+      }
+      tokens.push({ type: 'string', text: text.slice(i + 1, closed ? j - 1 : j), start, closed, quote: c });
+      i = j;
+      continue;
+    }
+    if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || c === '_' || c === '$' || code >= 128) {
+      let j = i + 1;
+      while (j < text.length) {
+        const d = text.charCodeAt(j);
+        if ((d >= 48 && d <= 57) || (d >= 65 && d <= 90) || (d >= 97 && d <= 122) || d === 95 || d === 36 || d >= 128) j++;
+        else break;
+      }
+      tokens.push({ type: 'name', text: text.slice(i, j), start });
+      i = j;
+      continue;
+    }
+    if (code >= 48 && code <= 57) {
+      let j = i + 1;
+      while (j < text.length && /[0-9a-zA-Z.]/.test(text[j]!)) j++;
+      tokens.push({ type: 'number', text: text.slice(i, j), start });
+      i = j;
+      continue;
+    }
+    const two = text.slice(i, i + 2);
+    if (two === '?.' || two === '=>' || two === '||' || two === '&&' || two === '==' || two === '!=' || two === '++' || two === '--') {
+      tokens.push({ type: 'punct', text: two, start });
+      i += 2;
+      continue;
+    }
+    tokens.push({ type: 'punct', text: c, start });
+    i++;
+  }
+  return tokens;
+}
+
+/** Functions that run code, show a dialog (the proof-of-concept call) or send data out. */
+const sinks = new Set([
+  'alert', 'prompt', 'confirm', 'eval', 'Function', 'setTimeout', 'setInterval', 'setImmediate', 'execScript',
+  'fetch', 'atob', 'import', 'write', 'writeln', 'fromCharCode', 'sendBeacon', 'open', 'showModalDialog',
+  'print', 'constructor', 'XMLHttpRequest', 'WebSocket', 'postMessage', 'insertAdjacentHTML', 'createElement',
+  'appendChild', 'assign', 'replace', 'Image', 'require',
+]);
+/** The ones that are unmistakable alone; others (open, print, write, replace, assign, …) need a receiver. */
+const strongSinks = new Set(['alert', 'prompt', 'confirm', 'eval', 'Function', 'setTimeout', 'setInterval', 'execScript', 'atob', 'fromCharCode', 'constructor', 'sendBeacon']);
+const receivers = new Set(['document', 'window', 'location', 'self', 'top', 'parent', 'frames', 'globalThis', 'navigator', 'String', 'this', 'opener', 'content']);
+const sensitiveProperties = new Set(['cookie', 'domain', 'location', 'innerHTML', 'outerHTML', 'href', 'localStorage', 'sessionStorage', 'name', 'onerror', 'src']);
+
+export interface JsFinding {
+  /** Token index of the call or access. */
+  at: number;
+  /** 'obfuscated' shapes no prose has; 'plain' is `alert(1)`. */
+  shape: 'obfuscated' | 'plain' | 'access';
+  name: string;
+}
+
+function isPunct(t: JsToken | undefined, text: string): boolean {
+  return t !== undefined && t.type === 'punct' && t.text === text;
+}
+
+/** The first sink call or sensitive access in the tokens from `from`. */
+export function findScript(tokens: readonly JsToken[], from = 0): JsFinding | null {
+  for (let k = from; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.type === 'name' && sinks.has(t.text)) {
+      const prev = tokens[k - 1];
+      const viaDot = isPunct(prev, '.') || isPunct(prev, '?.');
+      const receiver = viaDot ? tokens[k - 2] : undefined;
+      if (!strongSinks.has(t.text) && !(receiver && receivers.has(receiver.text))) continue;
+      let next = k + 1;
+      // `(alert)(1)`: the name wrapped in parentheses.
+      const wrapped = isPunct(prev, '(') && isPunct(tokens[next], ')');
+      if (wrapped) next++;
+      const after = tokens[next];
+      // alert`1` — glued to the name; `eval `dircolors`` with a space is shell quoting in prose.
+      const tagged = after?.type === 'string' && after.quote === '`' && after.start === t.start + t.text.length;
+      if (isPunct(after, '(') || tagged || isPunct(after, '?.')) {
+        const obfuscated = wrapped || !isPunct(after, '(') || t.text === 'constructor' || argumentsLookHostile(tokens, next);
+        if (obfuscated) return { at: k, shape: 'obfuscated', name: t.text };
+        if (looksLikeCall(tokens, k, next)) return { at: k, shape: 'plain', name: t.text };
+        continue;
+      }
+      if (isPunct(after, '.') && ['call', 'apply', 'bind'].includes(tokens[next + 1]?.text ?? '') && isPunct(tokens[next + 2], '(')) {
+        return { at: k, shape: 'obfuscated', name: t.text };
+      }
+      // Passed as a callback: `[1].some(confirm)`, `onerror=alert`, `{window.onerror=eval}`.
+      if (strongSinks.has(t.text) && (isPunct(prev, '(') || isPunct(prev, '=') || isPunct(prev, ',')) && (isPunct(after, ')') || isPunct(after, '}') || isPunct(after, ';') || after === undefined)) {
+        return { at: k, shape: 'obfuscated', name: t.text };
+      }
+    } else if (t.type === 'name' && receivers.has(t.text) && isPunct(tokens[k + 1], '[') && computedCall(tokens, k + 1)) {
+      // top["al"+"ert"](1), window['eval'](…): a name assembled from strings, then called.
+      return { at: k, shape: 'obfuscated', name: t.text + '[…]' };
+    } else if (t.type === 'name' && receivers.has(t.text) && t.text !== 'this') {
+      // document.cookie, document["cookie"], window['location']
+      const dot = tokens[k + 1];
+      const prop = dot && (isPunct(dot, '.') || isPunct(dot, '?.')) ? tokens[k + 2] : isPunct(dot, '[') ? tokens[k + 2] : undefined;
+      if (prop && (prop.type === 'name' || prop.type === 'string') && sensitiveProperties.has(prop.text) && (t.text === 'document' || t.text === 'window')) {
+        // cookie/domain reads are exfiltration; location or name alone is how prose about JS talks.
+        const shape = prop.text === 'cookie' || prop.text === 'domain' || prop.text === 'innerHTML' || prop.text === 'outerHTML' ? 'access' : 'plain';
+        return { at: k, shape, name: `${t.text}.${prop.text}` };
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * `alert(1)` rather than `a prompt (one with newlines)`: the parenthesis is glued to the name and
+ * the arguments are not a run of words.
+ */
+function looksLikeCall(tokens: readonly JsToken[], name: number, open: number): boolean {
+  const t = tokens[name]!;
+  if (tokens[open]!.start !== t.start + t.text.length && !isPunct(tokens[name - 1], '.')) return false;
+  let words = 0;
+  for (let k = open + 1; k < tokens.length && k < open + 32; k++) {
+    const a = tokens[k]!;
+    if (isPunct(a, ')')) return k > open + 1 || ['alert', 'prompt', 'confirm', 'print'].includes(t.text);
+    words = a.type === 'name' ? words + 1 : 0;
+    if (words >= 2) return false;
+  }
+  return true;
+}
+
+/** `[ strings… ]` followed by `(`: a computed member call. */
+function computedCall(tokens: readonly JsToken[], open: number): boolean {
+  let sawString = false;
+  for (let k = open + 1; k < tokens.length && k < open + 32; k++) {
+    const t = tokens[k]!;
+    if (isPunct(t, ']')) return sawString && isPunct(tokens[k + 1], '(');
+    if (t.type === 'string') sawString = true;
+    else if (!isPunct(t, '+')) return false;
+  }
+  return false;
+}
+
+/** Arguments that reference other sinks or the document: `eval(atob(…))`, `alert(document.domain)`. */
+function argumentsLookHostile(tokens: readonly JsToken[], open: number): boolean {
+  let depth = 0;
+  for (let k = open; k < tokens.length && k < open + 64; k++) {
+    const t = tokens[k]!;
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')') && --depth <= 0) return false;
+    else if (t.type === 'name' && (strongSinks.has(t.text) || t.text === 'document' || t.text === 'window' || t.text === 'cookie' || t.text === 'String')) return true;
+  }
+  return false;
+}
+
+/** Tokens that may follow a string an attacker closed, when they go on as code. */
+const breakoutPunctuation = new Set([';', ',', '+', '-', '*', '/', '%', ')', '}', ']', '||', '&&', '?', ':', '==', '!=', '<', '>', '|', '&', '^', '=']);
+
+/** After the closing quote at token 0: does the value continue as code that calls a sink? */
+export function stringBreakout(tokens: readonly JsToken[]): JsFinding | null {
+  const next = tokens[1];
+  if (!next || next.type !== 'punct' || !breakoutPunctuation.has(next.text)) return null;
+  return findScript(tokens, 1);
+}

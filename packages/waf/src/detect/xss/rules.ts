@@ -1,0 +1,173 @@
+import { decodeHtmlEntities } from '../../decode/html-entities.ts';
+import { startTags, type HtmlAttribute, type HtmlTag } from './html.ts';
+import { findScript, tokenizeJs } from './js.ts';
+
+/**
+ * What makes a tag or an attribute dangerous. Severity 2: it runs script (script element, event
+ * handler with code, javascript: URL, srcdoc with script, CSS expression). Severity 1: elements
+ * that embed or redirect (iframe, object, base, meta, form…) without visible script — rich-text
+ * editors rarely need them, so strict mode blocks them and loose mode lets them through.
+ */
+export interface XssFinding {
+  rule: string;
+  severity: 1 | 2;
+  /** Offset in the value where the evidence starts. */
+  at: number;
+}
+
+/** Event handler attributes browsers fire (WHATWG, SVG, plus vendor ones seen in payloads). */
+const events = new Set(
+  (
+    'abort afterprint animationcancel animationend animationiteration animationstart auxclick beforecopy beforecut ' +
+    'beforeinput beforepaste beforeprint beforetoggle beforeunload begin blur cancel canplay canplaythrough change click close ' +
+    'contextlost contextmenu contextrestored copy cuechange cut dblclick drag dragend dragenter dragexit dragleave dragover ' +
+    'dragstart drop durationchange emptied end ended error focus focusin focusout formdata fullscreenchange gotpointercapture ' +
+    'hashchange input invalid keydown keypress keyup load loadeddata loadedmetadata loadend loadstart lostpointercapture message ' +
+    'messageerror mousedown mouseenter mouseleave mousemove mouseout mouseover mouseup mousewheel offline online pagehide ' +
+    'pageshow paste pause play playing pointercancel pointerdown pointerenter pointerleave pointermove pointerout pointerover ' +
+    'pointerrawupdate pointerup popstate progress ratechange repeat reset resize scroll scrollend securitypolicyviolation ' +
+    'search seeked seeking select selectionchange selectstart show slotchange stalled storage submit suspend timeupdate toggle ' +
+    'touchcancel touchend touchmove touchstart transitioncancel transitionend transitionrun transitionstart unhandledrejection ' +
+    'unload volumechange waiting webkitanimationend webkitanimationiteration webkitanimationstart webkittransitionend wheel ' +
+    'activate afterupdate beforeactivate beforedeactivate beforeeditfocus beforeupdate bounce cellchange controlselect ' +
+    'dataavailable datasetchanged datasetcomplete deactivate errorupdate filterchange finish help layoutcomplete losecapture ' +
+    'move moveend movestart propertychange readystatechange rowenter rowexit rowsdelete rowsinserted start zoom'
+  )
+    .split(' ')
+    .map((e) => 'on' + e),
+);
+
+/**
+ * Elements that embed other documents, submit elsewhere or load resources: suspicious when they
+ * point somewhere (`<meta charset>`, `<link rel=…>` without href, `<style>` named in prose are not).
+ */
+const embeddingElements = new Set(['iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'meta', 'link', 'form', 'isindex', 'portal', 'vmlframe']);
+const pluginElements = new Set(['embed', 'object', 'applet', 'vmlframe']);
+const loadingAttributes = new Set(['src', 'data', 'href', 'action', 'code', 'codebase', 'srcdoc', 'content', 'archive']);
+/** Elements whose only purpose is script. */
+const scriptElements = new Set(['script']);
+
+/** Browsers drop tabs, newlines and controls inside URL schemes (`java&Tab;script:`). */
+function schemeOf(value: string): string {
+  const decoded = decodeHtmlEntities(value);
+  let compact = '';
+  for (let i = 0; i < decoded.length && compact.length < 40; i++) {
+    const c = decoded.charCodeAt(i);
+    if (c <= 32 || c === 0xfeff || (c >= 0x200b && c <= 0x200f)) continue;
+    compact += decoded[i];
+  }
+  return compact.toLowerCase();
+}
+
+export function isScriptUrl(value: string): boolean {
+  const s = schemeOf(value);
+  return s.startsWith('javascript:') || s.startsWith('vbscript:') || s.startsWith('livescript:') || s.startsWith('data:text/html') || s.startsWith('data:image/svg') || s.startsWith('data:application/xhtml') || s.startsWith('data:text/xml') || s.startsWith('data:application/x-shockwave');
+}
+
+/** CSS that runs script: IE expression(), behaviors, -moz-binding, javascript: in url(). */
+export function isScriptCss(value: string): boolean {
+  const css = decodeHtmlEntities(value)
+    .replace(/\/\*[^]*?\*\//g, '')
+    .replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_m, hex: string) => String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff) || 0xfffd))
+    .replace(/\\/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, '');
+  return css.includes('expression(') || css.includes('javascript:') || css.includes('vbscript:') || css.includes('-moz-binding') || css.includes('behavior:') || css.includes('behaviour:');
+}
+
+/** CSS outside a tag (a style parameter): bindings and script URLs, not `expression(` which prose has. */
+export function isScriptCssValue(value: string): boolean {
+  const compact = value.toLowerCase().replace(/\s+/g, '');
+  return compact.includes('url(javascript:') || compact.includes('url(vbscript:') || compact.includes('-moz-binding:') || compact.includes('behavior:url(');
+}
+
+/** An attribute value that reads as code: a sink call, or at least a call or assignment. */
+function looksExecutable(value: string): boolean {
+  const decoded = decodeHtmlEntities(value);
+  if (findScript(tokenizeJs(decoded, 256)) !== null) return true;
+  return /[(`=]/.test(decoded);
+}
+
+function isEventName(name: string): boolean {
+  return events.has(name);
+}
+
+/** Judges one attribute. `inTag`: it belongs to a real tag in the value (not an injected tail). */
+export function judgeAttribute(attribute: HtmlAttribute, inTag: boolean): { rule: string; severity: 1 | 2 } | null {
+  const { name, value } = attribute;
+  if (name.startsWith('on') && name.length > 4) {
+    if (isEventName(name)) {
+      if (inTag && value.length > 0) return { rule: 'xss.event_handler', severity: looksExecutable(value) ? 2 : 1 };
+      if (looksExecutable(value)) return { rule: 'xss.event_handler', severity: 2 };
+    } else if (/^on[a-z]+$/.test(name) && value.length > 0) {
+      if (findScript(tokenizeJs(decodeHtmlEntities(value), 256))) return { rule: 'xss.event_handler', severity: 2 };
+      // An unknown handler holding a call in a real tag: a probe for the next browser's events.
+      if (inTag && looksExecutable(value)) return { rule: 'xss.event_handler', severity: 1 };
+    }
+    return null;
+  }
+  if (value.length === 0) return null;
+  if (isScriptUrl(value)) return { rule: 'xss.script_url', severity: 2 };
+  if (name === 'style' && isScriptCss(value)) return { rule: 'xss.css_expression', severity: 2 };
+  if (name === 'srcdoc') {
+    const inner = judgeHtml(decodeHtmlEntities(value), 1);
+    return { rule: 'xss.srcdoc', severity: inner && inner.severity === 2 ? 2 : 1 };
+  }
+  return null;
+}
+
+/** `x:script` is a script element in an XHTML namespace: judge the local name. */
+function localName(name: string): string {
+  const colon = name.lastIndexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+function attributeValue(tag: HtmlTag, name: string): string | undefined {
+  return tag.attributes.find((a) => a.name === name)?.value;
+}
+
+function judgeTag(tag: HtmlTag, text: string, depth: number): XssFinding | null {
+  let worst: XssFinding | null = null;
+  const name = localName(tag.name);
+  if (scriptElements.has(name)) {
+    // A script element that loads code or holds code; a bare `<script>` named in prose is suspicious only.
+    const close = text.toLowerCase().indexOf('</script', tag.end);
+    const body = text.slice(tag.end, close < 0 ? undefined : close);
+    // A complete element (`<script>…</script>`) is code whatever it holds.
+    const loads = close >= 0 || tag.attributes.some((a) => a.name === 'src' || a.name.endsWith('href'));
+    return { rule: 'xss.script_tag', severity: loads || findScript(tokenizeJs(body, 512)) !== null || /[=(]/.test(body) && !/\s\w+\s\w+\s/.test(body) ? 2 : 1, at: tag.start };
+  }
+  // A refresh to elsewhere or a new base URL hijacks the page without script.
+  if ((name === 'meta' && (attributeValue(tag, 'http-equiv') ?? '').toLowerCase() === 'refresh') || (name === 'base' && attributeValue(tag, 'href'))) {
+    return { rule: 'xss.redirect_tag', severity: 2, at: tag.start };
+  }
+  for (const attribute of tag.attributes) {
+    const verdict = judgeAttribute(attribute, true);
+    if (verdict?.severity === 2) return { ...verdict, severity: 2, at: tag.start };
+    if (verdict && !worst) worst = { ...verdict, at: tag.start };
+  }
+  if (name === 'style') {
+    const close = text.toLowerCase().indexOf('</style', tag.end);
+    const css = text.slice(tag.end, close < 0 ? undefined : close);
+    if (isScriptCss(css)) return { rule: 'xss.css_expression', severity: 2, at: tag.start };
+    // A style sheet pulled from elsewhere can restyle the page for phishing or leak data with selectors.
+    if (!worst && /@import/i.test(css.replace(/\\/g, ''))) worst = { rule: 'xss.css_import', severity: 1, at: tag.start };
+  }
+  if (!worst && embeddingElements.has(name) && depth === 0 && tag.attributes.some((a) => loadingAttributes.has(a.name) && (a.name !== 'content' || /url|javascript|:/i.test(a.value)))) {
+    // Plugins (Flash, Java, VML) run code of their own; an iframe or a link may be an embed from an editor.
+    worst = { rule: 'xss.embedding_tag', severity: pluginElements.has(name) ? 2 : 1, at: tag.start };
+  }
+  return worst;
+}
+
+/** Tags in the value: the worst finding (the first severity 2, else the first severity 1). */
+export function judgeHtml(text: string, depth = 0): XssFinding | null {
+  if (text.indexOf('<') < 0) return null;
+  let first: XssFinding | null = null;
+  for (const tag of startTags(text)) {
+    const finding = judgeTag(tag, text, depth);
+    if (finding?.severity === 2) return finding;
+    first ??= finding;
+  }
+  return first;
+}

@@ -1,0 +1,191 @@
+import { percentDecode } from './decode/url.ts';
+import { declaredBodyKind, parseContentType, sniffBodyKind, type BodyKind } from './parse/content-type.ts';
+import { flattenJson, lenientJsonStrings } from './parse/json.ts';
+import { parseMultipart } from './parse/multipart.ts';
+import { parseCookies, parseUrlencoded } from './parse/pairs.ts';
+import { tokenizeXml } from './parse/xml.ts';
+import type { RequestInput, WafRequest } from './types.ts';
+
+/**
+ * A request cut into named values, phase by phase (coraza's order): the request line (path and
+ * query), the headers (cookies parsed), the body (by its declared type, checked against what it
+ * looks like). Values stay raw here; decoding is the variants' job.
+ */
+export interface InputLimits {
+  /** Values taken from one request (the rest are not inspected). */
+  maxInputs: number;
+  /** Body bytes read (the rest are not inspected). */
+  maxBodyBytes: number;
+  /** Head of each uploaded file handed to detectors. */
+  maxFileHead: number;
+  /** Nesting read in JSON bodies. */
+  maxJsonDepth: number;
+}
+
+export const defaultInputLimits: InputLimits = {
+  maxInputs: 2048,
+  maxBodyBytes: 1 << 20,
+  maxFileHead: 64 * 1024,
+  maxJsonDepth: 32,
+};
+
+/** Headers whose value is structure the proxy itself checks, not application data. */
+const structuralHeaders = new Set(['content-length', 'connection', 'cookie', 'transfer-encoding', 'keep-alive', 'upgrade-insecure-requests']);
+
+function headerValue(request: WafRequest, name: string): string | undefined {
+  for (const [n, v] of request.headers) if (n.toLowerCase() === name) return v;
+  return undefined;
+}
+
+/**
+ * An HTML entity's `&` splits a parameter in two (`a=&lt;svg/onload&equals;alert(1)&gt;` gives
+ * `a`, `lt;svg/onload`, `equals;alert(1)`, `gt;`): the application never sees the payload whole,
+ * but a page that echoes the raw query does. When a pair's name starts the way an entity does,
+ * the whole string is inspected as one more value.
+ */
+function splitAtEntity(pairs: readonly { name: string }[]): boolean {
+  for (let k = 1; k < pairs.length; k++) {
+    const name = percentDecode(pairs[k]!.name);
+    const semi = name.indexOf(';');
+    if (semi > 0 && semi <= 32 && /^#?[a-zA-Z0-9]+$/.test(name.slice(0, semi))) return true;
+    if (/^#(?:[xX][0-9a-fA-F]|[0-9])/.test(name)) return true; // numeric reference without `;`
+  }
+  return false;
+}
+
+function splitTarget(target: string): { path: string; query: string | null } {
+  const q = target.indexOf('?');
+  return q < 0 ? { path: target, query: null } : { path: target.slice(0, q), query: target.slice(q + 1) };
+}
+
+/** Phase 1: the path (whole, then each non-empty segment) and the query parameters. */
+export function requestLineInputs(request: WafRequest, limits: InputLimits = defaultInputLimits): RequestInput[] {
+  const out: RequestInput[] = [];
+  const { path, query } = splitTarget(request.target);
+  out.push({ location: 'path', name: '', value: path });
+  // Segments of the raw path and of the decoded one (an encoded `%2F` hides a segment boundary).
+  const seen = new Set([path]);
+  for (const source of [path, percentDecode(path)]) {
+    for (const segment of source.split('/')) {
+      if (out.length >= limits.maxInputs) return out;
+      if (segment && !seen.has(segment)) {
+        seen.add(segment);
+        out.push({ location: 'path', name: 'segment', value: segment });
+      }
+    }
+  }
+  if (query !== null) {
+    const pairs = parseUrlencoded(query, limits.maxInputs);
+    for (const pair of pairs) {
+      if (out.length >= limits.maxInputs) break;
+      const name = percentDecode(pair.name, true);
+      out.push({ location: 'query_name', name, value: pair.name });
+      if (!pair.bare) out.push({ location: 'query', name, value: pair.value });
+    }
+    if (splitAtEntity(pairs)) out.push({ location: 'query', name: '', value: query });
+  }
+  return out.slice(0, limits.maxInputs);
+}
+
+/** Phase 2: every header but the structural ones; cookies one by one. */
+export function headerInputs(request: WafRequest, limits: InputLimits = defaultInputLimits): RequestInput[] {
+  const out: RequestInput[] = [];
+  for (const [name, value] of request.headers) {
+    if (out.length >= limits.maxInputs) break;
+    const lower = name.toLowerCase();
+    if (lower === 'cookie') {
+      for (const cookie of parseCookies(value, limits.maxInputs)) {
+        out.push({ location: 'cookie_name', name: cookie.name, value: cookie.name });
+        out.push({ location: 'cookie', name: cookie.name, value: cookie.value });
+      }
+    } else if (!structuralHeaders.has(lower)) {
+      out.push({ location: 'header', name, value });
+    }
+  }
+  return out.slice(0, limits.maxInputs);
+}
+
+function bodyText(request: WafRequest, limits: InputLimits): { utf8: string; latin1: string } | null {
+  if (!request.body || request.body.length === 0) return null;
+  const bytes = request.body.subarray(0, limits.maxBodyBytes);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { utf8: buffer.toString('utf8'), latin1: buffer.toString('latin1') };
+}
+
+function bodyInputsOfKind(kind: BodyKind, text: { utf8: string; latin1: string }, boundary: string, limits: InputLimits): RequestInput[] | null {
+  const out: RequestInput[] = [];
+  switch (kind) {
+    case 'urlencoded': {
+      const pairs = parseUrlencoded(text.utf8, limits.maxInputs);
+      for (const pair of pairs) {
+        const name = percentDecode(pair.name, true);
+        out.push({ location: 'body_name', name, value: pair.name });
+        if (!pair.bare) out.push({ location: 'body', name, value: pair.value });
+      }
+      if (splitAtEntity(pairs)) out.push({ location: 'body', name: '', value: text.utf8 });
+      return out;
+    }
+    case 'multipart': {
+      // Sniffed without a header: the first line is `--boundary`.
+      const guessed = boundary || (text.latin1.startsWith('--') ? text.latin1.slice(2, text.latin1.search(/\r?\n/)) : '');
+      const parts = parseMultipart(text.latin1, guessed, { maxParts: limits.maxInputs, maxFileHead: limits.maxFileHead });
+      if (parts.length === 0) return null;
+      for (const part of parts) {
+        out.push({ location: 'body_name', name: part.name, value: part.name });
+        if (part.fileName === null) out.push({ location: 'body', name: part.name, value: part.value });
+        else {
+          out.push({ location: 'file_name', name: part.name, value: part.fileName });
+          out.push({ location: 'file_content', name: part.fileName, value: part.value });
+        }
+      }
+      return out;
+    }
+    case 'json': {
+      const leaves = flattenJson(text.utf8, { maxDepth: limits.maxJsonDepth, maxLeaves: limits.maxInputs });
+      if (leaves === null) {
+        if (sniffBodyKind(text.utf8) !== 'json') return null;
+        // Broken JSON: each string literal, then the raw text.
+        lenientJsonStrings(text.utf8, limits.maxInputs).forEach((value, i) => out.push({ location: 'body', name: `json[${i}]`, value }));
+        out.push({ location: 'raw_body', name: '', value: text.utf8 });
+        return out;
+      }
+      for (const leaf of leaves) out.push({ location: leaf.isKey ? 'body_name' : 'body', name: leaf.path, value: leaf.value });
+      return out;
+    }
+    case 'xml': {
+      const items = tokenizeXml(text.utf8, limits.maxInputs);
+      if (items.length === 0) return null;
+      for (const item of items) out.push({ location: 'xml', name: item.name, value: item.value });
+      // The raw body too: a declaration the tokenizer could not place is still seen.
+      out.push({ location: 'raw_body', name: '', value: text.utf8 });
+      return out;
+    }
+    case 'text':
+      return [{ location: 'raw_body', name: '', value: text.utf8 }];
+  }
+}
+
+/**
+ * Phase 3: the body by its declared type; when the header is missing or the body does not parse
+ * as declared, by what the body looks like; failing all, the raw text.
+ */
+export function bodyInputs(request: WafRequest, limits: InputLimits = defaultInputLimits): RequestInput[] {
+  const text = bodyText(request, limits);
+  if (text === null) return [];
+  const type = parseContentType(headerValue(request, 'content-type'));
+  const declared = declaredBodyKind(type);
+  const boundary = type.params.boundary ?? '';
+  const tried = new Set<BodyKind>();
+  for (const kind of [declared, sniffBodyKind(text.utf8)]) {
+    if (kind === null || tried.has(kind)) continue;
+    tried.add(kind);
+    const inputs = bodyInputsOfKind(kind, text, boundary, limits);
+    if (inputs !== null) return inputs.slice(0, limits.maxInputs);
+  }
+  return [{ location: 'raw_body', name: '', value: text.utf8 }];
+}
+
+/** All three phases, in order. */
+export function requestInputs(request: WafRequest, limits: InputLimits = defaultInputLimits): RequestInput[] {
+  return [...requestLineInputs(request, limits), ...headerInputs(request, limits), ...bodyInputs(request, limits)].slice(0, limits.maxInputs);
+}

@@ -1,0 +1,156 @@
+import { decodedVariants, defaultVariantLimits, type VariantLimits } from './decode/variants.ts';
+import { detectors as registry, type DetectorEntry } from './detect/index.ts';
+import { bodyInputs, defaultInputLimits, headerInputs, requestLineInputs, type InputLimits } from './inputs.ts';
+import type { AttackKind, BlockMode, Decision, DetectorHit, RequestInput, WafRequest } from './types.ts';
+
+/**
+ * The engine's pipeline, phase by phase as coraza runs it: 1 request line, 2 headers, 3 body
+ * (4, the response head, is a hook for later). Each phase turns the request into raw inputs,
+ * each input into its decoded variants, and runs every enabled detector on every variant. The
+ * first hit the block mode blocks on ends the inspection; a hit below the mode's threshold is
+ * remembered and reported as `record` if nothing blocks.
+ */
+export interface InspectOptions {
+  /** loose blocks clear attacks (severity 2) only; strict blocks suspicious values too. */
+  mode: BlockMode;
+  /** Attack kinds to look for; all registered kinds when omitted. */
+  kinds?: readonly AttackKind[];
+  limits?: Partial<InputLimits & VariantLimits & { maxValueLength: number }>;
+  /** The detectors to run (tests swap them); the registry when omitted. */
+  detectors?: readonly DetectorEntry[];
+}
+
+export type Phase = 1 | 2 | 3;
+
+interface ResolvedOptions {
+  mode: BlockMode;
+  entries: readonly DetectorEntry[];
+  inputLimits: InputLimits;
+  variantLimits: VariantLimits;
+  maxValueLength: number;
+}
+
+/** Past this length only the head and the tail of a value are read (payloads hide after padding). */
+const defaultMaxValueLength = 256 * 1024;
+
+function resolve(options: InspectOptions): ResolvedOptions {
+  const entries = options.detectors ?? registry;
+  const kinds = options.kinds ? new Set(options.kinds) : null;
+  const limits = options.limits ?? {};
+  return {
+    mode: options.mode,
+    entries: kinds ? entries.filter((e) => kinds.has(e.kind)) : entries,
+    inputLimits: { ...defaultInputLimits, ...pick(limits, ['maxInputs', 'maxBodyBytes', 'maxFileHead', 'maxJsonDepth']) },
+    variantLimits: { ...defaultVariantLimits, ...pick(limits, ['maxVariants', 'maxDepth']) },
+    maxValueLength: limits.maxValueLength ?? defaultMaxValueLength,
+  };
+}
+
+function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}
+
+export function blocks(mode: BlockMode, hit: DetectorHit): boolean {
+  return mode === 'strict' ? hit.severity >= 1 : hit.severity >= 2;
+}
+
+function boundedValue(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const half = Math.floor(max / 2);
+  return value.slice(0, half) + ' ' + value.slice(value.length - half);
+}
+
+interface Found {
+  hit: DetectorHit;
+  input: RequestInput;
+}
+
+/** Runs the detectors over inputs; the first blocking hit, else the first hit at all. */
+function scan(inputs: readonly RequestInput[], options: ResolvedOptions): { blocking: Found | null; first: Found | null } {
+  let first: Found | null = null;
+  for (const input of inputs) {
+    const value = boundedValue(input.value, options.maxValueLength);
+    if (value.length === 0) continue;
+    for (const variant of decodedVariants(value, input.location, options.variantLimits)) {
+      for (const entry of options.entries) {
+        let hit: DetectorHit | null;
+        try {
+          hit = entry.detector(variant, input.location, input.name);
+        } catch {
+          // A detector bug must not take the request (or the gateway) down with it.
+          hit = null;
+        }
+        if (hit === null) continue;
+        if (blocks(options.mode, hit)) return { blocking: { hit, input }, first };
+        first ??= { hit, input };
+      }
+    }
+  }
+  return { blocking: null, first };
+}
+
+function safeInputs(read: () => RequestInput[]): RequestInput[] {
+  try {
+    return read();
+  } catch {
+    return [];
+  }
+}
+
+function phaseInputs(phase: Phase, request: WafRequest, limits: InputLimits): RequestInput[] {
+  if (phase === 1) return safeInputs(() => requestLineInputs(request, limits));
+  if (phase === 2) return safeInputs(() => headerInputs(request, limits));
+  return safeInputs(() => bodyInputs(request, limits));
+}
+
+function blockDecision(found: Found): Decision {
+  return {
+    action: 'block',
+    rule: found.hit.rule,
+    kind: found.hit.kind,
+    location: found.input.location,
+    name: found.input.name,
+    evidence: found.hit.evidence,
+  };
+}
+
+/** Inspects the given phases (the gateway can run 1-2 on the head and 3 once the body is read). */
+export function inspectPhases(request: WafRequest, options: InspectOptions, phases: readonly Phase[]): Decision {
+  const resolved = resolve(options);
+  let first: Found | null = null;
+  let budget = resolved.inputLimits.maxInputs;
+  for (const phase of phases) {
+    if (budget <= 0) break;
+    const inputs = phaseInputs(phase, request, resolved.inputLimits).slice(0, budget);
+    budget -= inputs.length;
+    const result = scan(inputs, resolved);
+    if (result.blocking) return blockDecision(result.blocking);
+    first ??= result.first;
+  }
+  return first ? { action: 'record', rule: first.hit.rule, evidence: first.hit.evidence } : { action: 'pass' };
+}
+
+/** Phases 1 to 3: the whole request. Never throws. */
+export function inspect(request: WafRequest, options: InspectOptions): Decision {
+  try {
+    return inspectPhases(request, options, [1, 2, 3]);
+  } catch {
+    return { action: 'pass' };
+  }
+}
+
+/** The response head, as the gateway sees it before forwarding it. */
+export interface WafResponseHead {
+  status: number;
+  headers: readonly (readonly [name: string, value: string])[];
+}
+
+/**
+ * Phase 4 hook: response-side checks (information leakage, error pages) are not written yet;
+ * the gateway can already call it so adding them changes no call site.
+ */
+export function inspectResponseHead(_request: WafRequest, _response: WafResponseHead, _options: InspectOptions): Decision {
+  return { action: 'pass' };
+}

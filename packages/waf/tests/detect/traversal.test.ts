@@ -1,0 +1,48 @@
+import { describe } from 'vitest';
+import { detectPathTraversal } from '../../src/detect/traversal/index.ts';
+import { checkAttacks, checkBenign, checkRobust } from './fixture-check.ts';
+
+describe('path traversal detector', () => {
+  checkAttacks(detectPathTraversal, 'path_traversal', [
+    { value: '/static/img/../../etc/passwd', location: 'path' },
+    { value: '/a/../b', location: 'path' },
+    { value: '../../../../etc/passwd', rule: 'traversal.dot_segments' },
+    { value: '..\\..\\..\\windows\\win.ini' },
+    { value: '..%2f..%2fetc%2fpasswd' },
+    { value: '..%252f..%252f..%252fetc%252fpasswd' },
+    { value: '%2e%2e/%2e%2e/etc/shadow' },
+    { value: '%C0%AE%C0%AE%C0%AF%C0%AE%C0%AE%C0%AFetc%C0%AFpasswd' },
+    { value: '\u00c0\u00ae\u00c0\u00ae\u00c0\u00afetc' },
+    { value: '%c0%ae%c0%ae%c1%9c%c0%ae%c0%ae%c1%9cwindows' },
+    { value: '%e0%80%ae%e0%80%ae%e0%80%afetc' },
+    { value: '%u002e%u002e%u2215etc%u2215passwd' },
+    { value: '\uff0e\uff0e\uff0f\uff0e\uff0e\uff0fetc' },
+    { value: '....//....//etc/passwd' },
+    { value: '/app/..;/manager/html', location: 'path' },
+    { value: '..;/..;/WEB-INF/web.xml' },
+    { value: '../WEB-INF/web.xml' },
+    { value: '../config', severity: 1 },
+    { value: '/etc/passwd', rule: 'traversal.sensitive_file' },
+    { value: 'c:\\windows\\win.ini' },
+    { value: 'C:/Windows/System32/drivers/etc/hosts' },
+    { value: '/proc/self/environ' },
+    { value: 'file=/home/www/.ssh/id_rsa' },
+    { value: '\\\\::1\\c$\\users\\default\\ntuser.dat', rule: 'traversal.admin_share' },
+    { value: 'see ../../../etc/passwd please', location: 'body' },
+  ]);
+  checkBenign(detectPathTraversal, [
+    { value: 'C:\\Users\\bob\\Documents\\report.docx' },
+    { value: 'D:\\Projects\\site\\index.html', location: 'body' },
+    { value: 'https://example.com/a/b/c.html' },
+    { value: 'wait... what.' },
+    { value: 'version 1.2..3' },
+    { value: 'See ../docs/setup.md for details.', location: 'body' },
+    { value: 'Use ../../lib in your import path to reach it', location: 'body', below: 2 },
+    { value: '/images/2024/photo.jpg', location: 'path' },
+    { value: '/etc/hosts lists local names; edit it with care', location: 'body', below: 2 },
+    { value: 'price 3.50/kg' },
+    { value: 'Résumé – naïve café' },
+    { value: 'a/b/./c' },
+  ]);
+  checkRobust(detectPathTraversal);
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { decodedVariants } from '../src/decode/variants.ts';
+import { detectSqliValue } from '../src/detect/sqli/index.ts';
+import { tokenizeSql } from '../src/detect/sqli/tokenize.ts';
+import { sqliAttacks, sqliBenign } from './fixtures/sqli.ts';
+
+const types = (text: string, backslash = true): string[] => tokenizeSql(text, 100, backslash).tokens.map((t) => `${t.type}:${t.text}`);
+
+describe('SQL tokenizer', () => {
+  it('reads strings in every quote style with their escapes', () => {
+    expect(types("'it''s' \"a\\\"b\" `col` [x y]")).toEqual(["string:'it''s'", 'string:"a\\"b"', 'word:col', 'word:x y']);
+    expect(tokenizeSql("'open").tokens[0]).toMatchObject({ type: 'string', closed: false });
+  });
+  it('treats backslash as a plain character in standard SQL mode', () => {
+    expect(tokenizeSql("'a\\' or 1=1", 100, false).tokens.map((t) => t.type)).toEqual(['string', 'keyword', 'number', 'operator', 'number']);
+  });
+  it('reads numbers including hex, binary and exponents; digits glued to letters are names', () => {
+    expect(types("1 1.5 .5 1e5 0x1F 0b101 x'ff' 1st")).toEqual(['number:1', 'number:1.5', 'number:.5', 'number:1e5', 'number:0x1F', 'number:0b101', "number:x'ff'", 'word:1st']);
+  });
+  it('handles comments: --, #, /* */ and MySQL executable /*! */', () => {
+    expect(types('1 -- rest')).toEqual(['number:1', 'comment:--']);
+    expect(types('1 # rest')).toEqual(['number:1', 'comment:#']);
+    const stream = tokenizeSql('UNION/**/SELECT');
+    expect(stream.tokens.map((t) => t.text)).toEqual(['union', 'select']);
+    expect(stream.inlineComments).toBe(true);
+    const exec = tokenizeSql('/*!50000UNION*/ /*!SELECT*/ 1');
+    expect(exec.tokens.map((t) => t.text)).toEqual(['union', 'select', '1']);
+    expect(exec.executableComments).toBe(true);
+  });
+  it('reads operators, variables and punctuation', () => {
+    expect(types('@@version <=> :x || a.b;')).toEqual(['variable:@@version', 'operator:<=>', 'variable::x', 'operator:||', 'word:a', 'dot:.', 'word:b', 'semicolon:;']);
+  });
+});
+
+describe('SQL injection detector', () => {
+  // The strongest finding over all readings, as the pipeline would block on it.
+  const detect = (value: string) =>
+    decodedVariants(value, 'query')
+      .map(detectSqliValue)
+      .reduce((best, h) => (h && (!best || h.severity > best.severity) ? h : best), null as ReturnType<typeof detectSqliValue>);
+
+  it.each(sqliAttacks)('blocks %s', (attack) => {
+    expect(detect(attack)).toMatchObject({ kind: 'sqli', severity: 2 });
+  });
+
+  it.each(sqliBenign)('passes %s', (text) => {
+    expect(detect(text)).toBeNull();
+  });
+
+  it('names the technique', () => {
+    expect(detectSqliValue("' or 1=1--")?.rule).toBe('sqli.boolean');
+    expect(detectSqliValue('1 union select 1,2')?.rule).toBe('sqli.union_select');
+    expect(detectSqliValue("1; drop table users")?.rule).toBe('sqli.stacked_query');
+    expect(detectSqliValue('1 and sleep(5)')?.rule).toBe('sqli.blind_function');
+    expect(detectSqliValue("admin'--")?.rule).toBe('sqli.comment_truncation');
+  });
+
+  it('calls a whole statement suspicious, not a clear attack (code in posts)', () => {
+    expect(detectSqliValue('SELECT name FROM users WHERE id = 1')).toMatchObject({ rule: 'sqli.statement', severity: 1 });
+  });
+
+  it('finds the payload after long padding', () => {
+    expect(detectSqliValue('A'.repeat(100_000) + "' UNION SELECT username FROM users")).toMatchObject({ severity: 2 });
+  });
+});
