@@ -52,7 +52,10 @@ const areas = async () => ((await api(product, token, 'GET', '/system/areas')).d
 /** Opens a select by its test id and clicks one of its options. */
 async function choose(selectId: string, optionId: string) {
   await page.click(id(selectId));
-  await page.click(id(optionId));
+  // The option is clicked by event, not by pointer: on a loaded machine the dropdown of a select
+  // in a modal closed a moment earlier may still lie over this one while it fades.
+  await page.waitForSelector(id(optionId));
+  await page.dispatchEvent(id(optionId), 'click');
 }
 /** Types into a searchable select and clicks the option that comes up. */
 async function pick(selectId: string, text: string, optionId: string) {

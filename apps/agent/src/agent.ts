@@ -17,6 +17,7 @@ import { ProtectionService } from './protection/protection-service.ts';
 import { systemBasicHandlers } from './protection/protection-handlers.ts';
 import { NtpService, type ClockSetter, type NtpServiceOptions } from './time/ntp-service.ts';
 import { configBackupHandlers } from './config-backup/config-handlers.ts';
+import { websiteHandlers } from './website/website-handlers.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -74,6 +75,7 @@ function buildHandlers(
     ...basic,
     ...firewallHandlers(firewall),
     ...configBackupHandlers(firewall, logs, basic, options.stateDir),
+    ...websiteHandlers(),
     'host.info': () => collectHostInfo(),
     'host.rates': () => sampler.current(),
     'module.list': async () => store.list(),

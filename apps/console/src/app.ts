@@ -40,6 +40,10 @@ import { systemTrustRoutes } from './routes/system-trust.ts';
 import { systemAreaRoutes } from './routes/system-areas.ts';
 import { systemConfigRoutes } from './routes/system-config.ts';
 import { systemShortcutRoutes } from './routes/system-shortcut.ts';
+import { websiteServerRoutes } from './routes/website.ts';
+import { websiteSettingsRoutes } from './routes/website-settings.ts';
+import { websiteListRoutes } from './routes/website-lists.ts';
+import { defaultGatewayPaths, type GatewayPaths } from './website/gateway-link.ts';
 import { shortcutLinkRoutes } from './shortcuts/link-routes.ts';
 import { EventSink } from './services/event-sink.ts';
 import { DownloadJobs } from './services/download-jobs.ts';
@@ -62,6 +66,8 @@ export interface ConsoleOptions {
   background?: boolean;
   /** The portal gate's geo-IP and super-whitelist cache (tests give their own). */
   portal?: PortalOptions;
+  /** The website gateway's configuration file and admin socket; by default as the CLI lays out the data directory. */
+  gateway?: GatewayPaths;
 }
 
 export interface Console {
@@ -110,6 +116,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
 
   const host = hostFacts(ctx.agent, ctx.now);
+  const gatewayPaths = options.gateway ?? defaultGatewayPaths(typeof options.db === 'string' ? dirname(options.db) : join(tmpdir(), `rampart-gateway-${process.pid}`));
   const routes: DeclaredRoute[] = [];
   // Everything below this context is guarded: each route declares its access, one hook enforces it.
   await app.register(async (guarded) => {
@@ -134,6 +141,9 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(systemAreaRoutes(ctx));
       await api.register(systemConfigRoutes(ctx));
       await api.register(systemShortcutRoutes(ctx));
+      await api.register(websiteServerRoutes(ctx, gatewayPaths));
+      await api.register(websiteSettingsRoutes(ctx, gatewayPaths));
+      await api.register(websiteListRoutes(ctx));
     }, { prefix: '/magapi' });
     registerWebsocket(guarded, ctx);
   });

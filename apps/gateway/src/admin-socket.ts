@@ -1,13 +1,14 @@
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, rmSync } from 'node:fs';
 import net from 'node:net';
 
 export type AdminCommand = (command: string) => Promise<unknown>;
 
 /**
  * A Unix socket for the agent (and operators): one command per line (`reload`, `status`), one
- * JSON answer per line. Mode 0600: only the owner (root) may steer the gateway.
+ * JSON answer per line. Mode 0600: only the owner (root) may steer the gateway; given a group (the
+ * console's service group), 0660 so the unprivileged console can ask for a reload after a change.
  */
-export function listenAdminSocket(path: string, run: AdminCommand): Promise<net.Server> {
+export function listenAdminSocket(path: string, run: AdminCommand, group?: number): Promise<net.Server> {
   rmSync(path, { force: true });
   const server = net.createServer((socket) => {
     let buffered = '';
@@ -29,7 +30,11 @@ export function listenAdminSocket(path: string, run: AdminCommand): Promise<net.
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(path, () => {
-      chmodSync(path, 0o600);
+      if (group === undefined) chmodSync(path, 0o600);
+      else {
+        chownSync(path, process.getuid?.() ?? 0, group);
+        chmodSync(path, 0o660);
+      }
       resolve(server);
     });
   });

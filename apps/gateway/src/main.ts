@@ -47,7 +47,7 @@ if (adminPath) {
     if (command === 'reload') return primary.reload();
     if (command === 'status') return { ok: true, ...primary.status() };
     return { ok: false, reason: `unknown command ${command}` };
-  });
+  }, process.env.RAMPART_GATEWAY_ADMIN_GID ? Number(process.env.RAMPART_GATEWAY_ADMIN_GID) : undefined);
 }
 process.on('SIGHUP', () => void primary.reload());
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

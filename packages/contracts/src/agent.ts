@@ -9,6 +9,7 @@ import { firewallAgentParams, firewallAgentResults } from './firewall-api.ts';
 import { systemBasicAgentParams, systemBasicAgentResults } from './system-basic.ts';
 import { commonAreasAgentParams, commonAreasAgentResults } from './common-areas.ts';
 import { configBackupAgentParams, configBackupAgentResults } from './config-backup.ts';
+import { websiteAgentParams, websiteAgentResults } from './website-agent.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -52,6 +53,7 @@ export const agentParamSchemas = {
   ...systemBasicAgentParams,
   ...commonAreasAgentParams,
   ...configBackupAgentParams,
+  ...websiteAgentParams,
 } as const;
 
 export type AgentMethod = keyof typeof agentParamSchemas;
@@ -104,6 +106,7 @@ export const agentResultSchemas = {
   ...systemBasicAgentResults,
   ...commonAreasAgentResults,
   ...configBackupAgentResults,
+  ...websiteAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 

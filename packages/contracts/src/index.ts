@@ -37,3 +37,5 @@ export const productName = 'Rampart';
 export const productVersion = '0.1.0';
 export * from './licence.ts';
 export * from './website-gateway.ts';
+export * from './website-api.ts';
+export * from './website-agent.ts';

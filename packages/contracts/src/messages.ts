@@ -8,6 +8,7 @@ import { commonAreasMessages } from './messages/common-areas.ts';
 import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
 import { websiteMessages } from './messages/website.ts';
+import { websiteApiMessages } from './messages/website-api.ts';
 
 /**
  * Every message the server sends to a user, in both languages. Keys are stable codes; the console
@@ -155,6 +156,7 @@ const zh = {
   ...configBackupMessages.zh,
   ...shortcutsMessages.zh,
   ...websiteMessages.zh,
+  ...websiteApiMessages.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -300,6 +302,7 @@ const en: Record<MessageKey, string> = {
   ...configBackupMessages.en,
   ...shortcutsMessages.en,
   ...websiteMessages.en,
+  ...websiteApiMessages.en,
 };
 
 export const messages: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zh, 'en-US': en };

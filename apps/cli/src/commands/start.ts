@@ -1,5 +1,5 @@
-import { chmodSync, chownSync, existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { ensureTrialLicence, openLicenceDb } from '@rampart/licence';
 import { isRegistered } from '@rampart/console';
@@ -91,8 +91,11 @@ export async function run(_args: string[]): Promise<number> {
 
     const restartSoftware = async () => {
       process.stdout.write('[rampart] restarting the software\n');
-      await consoleChild.restart();
+      // Console down first and up last, so the page that polls for it finds the agent already
+      // answering (the other order showed "the protection service is not connected" on a slow host).
+      await consoleChild.stop();
       await agentChild.restart();
+      await consoleChild.start();
     };
     const agentChild = new Child({
       name: 'agent', script: script('agent'), ready: /agent listening on/, ipc: true,
@@ -104,17 +107,24 @@ export async function run(_args: string[]): Promise<number> {
     children.push(agentChild);
     await agentChild.start();
 
-    // The website gateway (issue 6), once its configuration file exists; without one there is no
-    // site to protect and nothing is started. Its primary stays root to bind ports 80/443; its
-    // workers, which parse the traffic, run as the service user. A refused file must not stop the
-    // rest of the product.
+    // The website gateway (issue 6). As root it always runs (with no site it listens nowhere), so a
+    // site the console adds is served after the console writes the file and asks for a reload over
+    // the admin socket (group-accessible to the console's user); the console owns the folder of the
+    // file. Without root it starts only when a file exists. Its primary stays root to bind ports
+    // 80/443; its workers, which parse the traffic, run as the service user. A refused file must
+    // not stop the rest of the product.
     const gatewayConfig = process.env.RAMPART_GATEWAY_CONFIG ?? join(dataDir, 'gateway', 'gateway.json');
+    if (user && !process.env.RAMPART_GATEWAY_CONFIG) {
+      mkdirSync(dirname(gatewayConfig), { recursive: true });
+      if (!existsSync(gatewayConfig)) writeFileSync(gatewayConfig, '{"sites":[]}\n', { mode: 0o640 });
+      chownTree([dirname(gatewayConfig), gatewayConfig], user);
+    }
     if (existsSync(gatewayConfig)) {
       const gatewayChild = new Child({
         name: 'gateway', script: script('gateway'), ready: /^\{"ready"/,
         env: {
           ...baseEnv, RAMPART_GATEWAY_CONFIG: gatewayConfig, RAMPART_GATEWAY_ADMIN_SOCKET: join(paths.run, 'gateway.sock'),
-          ...(user ? { RAMPART_GATEWAY_UID: String(user.uid), RAMPART_GATEWAY_GID: String(user.gid) } : {}),
+          ...(user ? { RAMPART_GATEWAY_UID: String(user.uid), RAMPART_GATEWAY_GID: String(user.gid), RAMPART_GATEWAY_ADMIN_GID: String(user.gid) } : {}),
         },
       }, process.execPath);
       children.push(gatewayChild);

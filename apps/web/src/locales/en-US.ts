@@ -6,6 +6,7 @@ import { signInCheckEn } from './parts/sign-in-check.ts';
 import { systemTrustEn } from './parts/system-trust.ts';
 import { commonAreasEn } from './parts/common-areas.ts';
 import { configBackupEn } from './parts/config-backup.ts';
+import { websiteEn } from './parts/website.ts';
 import { systemRegEn } from './parts/system-reg.ts';
 import { shortcutsEn } from './parts/shortcuts.ts';
 
@@ -618,6 +619,7 @@ const enUS = {
   sys_trust: systemTrustEn,
   sys_areas: commonAreasEn,
   sys_config: configBackupEn,
+  web: websiteEn,
   sys_reg: systemRegEn,
   sys_shortcut: shortcutsEn,
 } as const;

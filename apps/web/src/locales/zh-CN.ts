@@ -7,6 +7,7 @@ import { signInCheckZh } from './parts/sign-in-check.ts';
 import { systemTrustZh } from './parts/system-trust.ts';
 import { commonAreasZh } from './parts/common-areas.ts';
 import { configBackupZh } from './parts/config-backup.ts';
+import { websiteZh } from './parts/website.ts';
 import { systemRegZh } from './parts/system-reg.ts';
 import { shortcutsZh } from './parts/shortcuts.ts';
 
@@ -619,6 +620,7 @@ const zhCN: LocaleTexts = {
   sys_trust: systemTrustZh,
   sys_areas: commonAreasZh,
   sys_config: configBackupZh,
+  web: websiteZh,
   sys_reg: systemRegZh,
   sys_shortcut: shortcutsZh,
 };

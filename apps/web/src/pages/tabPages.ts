@@ -26,6 +26,16 @@ export const tabPages: Readonly<Record<string, TabPageLoader>> = {
   'firewall/attack_protective': () => import('./firewall/AttackPage.tsx').then((m) => ({ Component: m.AttackPage })),
   'firewall/black_white_list': () => import('./firewall/ListsPage.tsx').then((m) => ({ Component: m.ListsPage })),
   'firewall/intercept_list': () => import('./firewall/InterceptPage.tsx').then((m) => ({ Component: m.InterceptPage })),
+  'website/server': () => import('./website/ServerPage.tsx').then((m) => ({ Component: m.ServerPage })),
+  'website/base': () => import('./website/BasePage.tsx').then((m) => ({ Component: m.BasePage })),
+  'website/request': () => import('./website/RequestPage.tsx').then((m) => ({ Component: m.RequestPage })),
+  'website/protect': () => import('./website/ProtectPage.tsx').then((m) => ({ Component: m.ProtectPage })),
+  'website/sql': () => import('./website/SqlPage.tsx').then((m) => ({ Component: m.SqlPage })),
+  'website/attack': () => import('./website/AttackPage.tsx').then((m) => ({ Component: m.AttackPage })),
+  'website/response': () => import('./website/ResponsePage.tsx').then((m) => ({ Component: m.ResponsePage })),
+  'website/lists': () => import('./website/ListsPage.tsx').then((m) => ({ Component: m.ListsPage })),
+  'website/intercept_list': () => import('./website/TimedListPage.tsx').then((m) => ({ Component: m.InterceptListPage })),
+  'website/author_list': () => import('./website/TimedListPage.tsx').then((m) => ({ Component: m.AuthorListPage })),
 };
 
 const placeholder: TabPageLoader = () => import('./section/TabPlaceholder.tsx').then((m) => ({ Component: m.TabPlaceholder }));

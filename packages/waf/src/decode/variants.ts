@@ -37,9 +37,25 @@ function hasNonAscii(text: string): boolean {
 
 type Decoder = (value: string, location: InputLocation, depth: number) => string | null;
 
+/**
+ * A value that is already markup (it holds a start or end tag: editor HTML, a post) uses entities to
+ * escape text: `<code>&lt;script&gt;</code>` shows a tag, a browser does not run it. Decoding such
+ * a value would turn the escaped text into markup, so it gets no entity reading; the XSS rules
+ * still decode the entities of its attribute values (`href="&#106;avascript:…"`), where browsers
+ * decode them too. Entity-encoded payloads without real tags (`&lt;script&gt;…`) keep the reading,
+ * and so do XML bodies and uploaded files: an XML parser hands the application `&amp;` as `&`.
+ */
+function holdsMarkup(value: string): boolean {
+  for (let at = value.indexOf('<'); at >= 0; at = value.indexOf('<', at + 1)) {
+    const c = value.charCodeAt(at + 1) === 47 ? value.charCodeAt(at + 2) : value.charCodeAt(at + 1);
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) return true;
+  }
+  return false;
+}
+
 const decoders: readonly Decoder[] = [
   (v, loc, depth) => percentDecode(v, depth === 0 && plusIsSpace(loc)),
-  (v) => decodeHtmlEntities(v),
+  (v, loc) => (loc !== 'raw_body' && loc !== 'xml' && loc !== 'file_content' && holdsMarkup(v) ? null : decodeHtmlEntities(v)),
   (v) => decodeJsEscapes(v),
   (v) => canonicalize(v),
   // Fullwidth and compatibility forms (`＜script＞`): servers with best-fit mapping read them as ASCII.

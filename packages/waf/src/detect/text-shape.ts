@@ -37,7 +37,8 @@ export function looksLikeDocument(value: string): boolean {
   return lines >= 3 || countWords(head) >= 30;
 }
 
-function countWords(text: string): number {
+/** Runs of letters (any script); `+` and punctuation separate them. */
+export function countWords(text: string): number {
   let words = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
@@ -47,4 +48,85 @@ function countWords(text: string): number {
     inWord = letter;
   }
   return words;
+}
+
+/** A region of a document that holds code: [start, end) offsets into the value. */
+export interface CodeSpan {
+  start: number;
+  end: number;
+  /** Markdown renders its code escaped; HTML `<code>`/`<pre>` does not (a raw tag inside still runs). */
+  markdown: boolean;
+}
+
+const maxSpans = 256;
+
+/**
+ * The code regions of a document: Markdown fences (```…```, an unclosed fence runs to the end, as
+ * CommonMark reads it), Markdown inline code (`…` on one line) and HTML `<code>`/`<pre>` elements.
+ * A linear scan with indexOf, no backtracking; at most `maxSpans` regions.
+ */
+export function codeSpans(value: string): CodeSpan[] {
+  const spans: CodeSpan[] = [];
+  // Fences first: the backticks inside a fence are not inline code.
+  for (let at = value.indexOf('```'); at >= 0 && spans.length < maxSpans; ) {
+    // A fence opens a line (CommonMark); ``` glued to a word is not one. Any whitespace counts as
+    // the line break: the canonical reading of a value folds newlines into spaces.
+    const before = value[at - 1];
+    if (at > 0 && before !== '\n' && before !== ' ' && before !== '\t' && before !== '\r') {
+      at = value.indexOf('```', at + 3);
+      continue;
+    }
+    const close = value.indexOf('```', at + 3);
+    const end = close < 0 ? value.length : close + 3;
+    spans.push({ start: at, end, markdown: true });
+    at = close < 0 ? -1 : value.indexOf('```', end);
+  }
+  // Inline code: backticks scanned left to right, fences (sorted, disjoint) walked with a pointer
+  // and the next newline remembered, so a hostile value of backticks stays linear.
+  const fences = spans.slice();
+  let fence = 0;
+  let newline = -1;
+  for (let at = value.indexOf('`'); at >= 0 && spans.length < maxSpans; ) {
+    while (fence < fences.length && fences[fence]!.end <= at) fence++;
+    const current = fences[fence];
+    if (current && at >= current.start) {
+      at = value.indexOf('`', current.end);
+      continue;
+    }
+    if (value[at + 1] === '`') {
+      at = value.indexOf('`', at + 1);
+      continue;
+    }
+    const close = value.indexOf('`', at + 1);
+    if (close < 0) break;
+    if (newline < at) newline = value.indexOf('\n', at);
+    if (newline < 0) newline = value.length;
+    if (newline < close) {
+      at = close;
+      continue;
+    }
+    spans.push({ start: at, end: close + 1, markdown: true });
+    at = value.indexOf('`', close + 1);
+  }
+  const lower = value.length > 0 && value.indexOf('<') >= 0 ? value.toLowerCase() : '';
+  for (const tag of ['<code', '<pre']) {
+    for (let at = lower.indexOf(tag); at >= 0 && spans.length < maxSpans; ) {
+      const after = lower[at + tag.length];
+      if (after !== '>' && after !== ' ' && after !== '\t' && after !== '\n') {
+        at = lower.indexOf(tag, at + 1);
+        continue;
+      }
+      const close = lower.indexOf('</' + tag.slice(1), at);
+      const end = close < 0 ? value.length : close;
+      spans.push({ start: at, end, markdown: false });
+      at = close < 0 ? -1 : lower.indexOf(tag, close);
+    }
+  }
+  return spans;
+}
+
+/** The span holding offset `at`, or null. */
+export function spanAt(spans: readonly CodeSpan[], at: number): CodeSpan | null {
+  for (const s of spans) if (at >= s.start && at < s.end) return s;
+  return null;
 }

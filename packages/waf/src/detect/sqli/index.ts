@@ -1,4 +1,5 @@
 import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
+import { codeSpans, looksLikeDocument, spanAt, type CodeSpan } from '../text-shape.ts';
 import { SqlReader } from './grammar.ts';
 import { stackedStatement } from './statements.ts';
 import { tokenizeSql, type TokenStream } from './tokenize.ts';
@@ -156,7 +157,9 @@ function anywhere(r: SqlReader, stream: TokenStream): Finding | null {
       if (stackedStatement(r, k + 1)) return { rule: 'sqli.stacked_query', severity: 2, at: k };
     } else if (t.type === 'word' && catalogs.has(t.text)) {
       // Reading the catalog: `from information_schema.tables`; named alone it may be a DBA's question.
-      if (r.isKeyword(k - 1, 'from', 'join') || (r.is(k + 1, 'dot') && r.is(k + 2, 'word') && catalogTables.has(r.at(k + 2)!.text))) return { rule: 'sqli.catalog', severity: 2, at: k };
+      // `from mysql` alone is prose ("upgrading from MySQL 5.7"): the ambiguous names count dotted only.
+      const fromCatalog = r.isKeyword(k - 1, 'from', 'join') && (!ambiguousCatalogs.has(t.text) || r.is(k + 1, 'dot'));
+      if (fromCatalog || (r.is(k + 1, 'dot') && r.is(k + 2, 'word') && catalogTables.has(r.at(k + 2)!.text))) return { rule: 'sqli.catalog', severity: 2, at: k };
       if (!ambiguousCatalogs.has(t.text)) suspicious ??= { rule: 'sqli.catalog', severity: 1, at: k };
     } else if (t.type === 'word' && procedures.has(t.text) && (r.isKeyword(k - 1, 'exec', 'execute') || r.is(k - 1, 'dot'))) {
       return { rule: 'sqli.stored_procedure', severity: 2, at: k };
@@ -247,18 +250,43 @@ function readings(value: string): Reading[] {
   return out;
 }
 
-export function detectSqliValue(value: string): DetectorHit | null {
+/**
+ * Where the value is a document (a post, a comment, editor HTML: `looksLikeDocument`), a statement
+ * found inside one of its code regions (Markdown fence or inline code, `<code>`, `<pre>`) is code the
+ * author is showing, not a query being bent: it is dropped. SQL elsewhere in the document is judged
+ * as in any value, and so is what the breakout readings find (the value closing the application's
+ * literal and going on as SQL): that is how an injection into a stored text would have to look.
+ * The trade-off: an attacker who wraps a statement in a fence inside thirty words of prose passes;
+ * such a statement cannot leave a literal the application opened, which an injection must.
+ */
+interface DocumentContext {
+  spans: CodeSpan[];
+}
+
+function shownAsCode(f: Finding, reading: Reading, doc: DocumentContext): boolean {
+  const at = (reading.stream.tokens[f.at]?.start ?? reading.offset) - reading.offset;
+  return spanAt(doc.spans, at) !== null;
+}
+
+export function detectSqliAt(value: string, location: InputLocation): DetectorHit | null {
   if (value.length < 2 || cannotBeSql(value) || !worthTokenizing(value)) return null;
   let suspicious: DetectorHit | null = null;
+  let doc: DocumentContext | null | undefined;
+  const documentOf = (): DocumentContext | null => {
+    if (doc === undefined) doc = (location === 'body' || location === 'raw_body') && looksLikeDocument(value) ? { spans: codeSpans(value) } : null;
+    return doc;
+  };
   for (const reading of readings(value)) {
     const r = new SqlReader(reading.stream.tokens);
-    const findings = [
-      reading.breakout >= 0 ? breakoutTail(r, reading.breakout, reading.stream, reading.quoted, reading.text) : null,
-      anywhere(r, reading.stream),
-      reading.quoted ? null : wholeStatement(r),
+    const findings: [Finding | null, boolean][] = [
+      [reading.breakout >= 0 ? breakoutTail(r, reading.breakout, reading.stream, reading.quoted, reading.text) : null, true],
+      [anywhere(r, reading.stream), false],
+      [reading.quoted ? null : wholeStatement(r), false],
     ];
-    for (const f of findings) {
+    for (const [f, atBreakout] of findings) {
       if (!f) continue;
+      const context = atBreakout ? null : documentOf();
+      if (context && shownAsCode(f, reading, context)) continue;
       const h = hit(f, reading.text, reading.stream, reading.offset);
       if (h.severity === 2) return h;
       suspicious ??= h;
@@ -267,4 +295,9 @@ export function detectSqliValue(value: string): DetectorHit | null {
   return suspicious;
 }
 
-export const detectSqli: Detector = (value: string, _location: InputLocation) => detectSqliValue(value);
+/** The value read as a parameter (no document weighing). */
+export function detectSqliValue(value: string): DetectorHit | null {
+  return detectSqliAt(value, 'query');
+}
+
+export const detectSqli: Detector = (value: string, location: InputLocation) => detectSqliAt(value, location);

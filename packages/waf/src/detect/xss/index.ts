@@ -1,4 +1,5 @@
 import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
+import { codeSpans, countWords, looksLikeDocument } from '../text-shape.ts';
 import { readAttributes } from './html.ts';
 import { findScript, stringBreakout, tokenizeJs, type JsFinding } from './js.ts';
 import { isScriptCssValue, isScriptUrl, judgeAttribute, judgeHtml, type XssFinding } from './rules.ts';
@@ -51,6 +52,15 @@ function jsFindingToXss(f: JsFinding, tokens: ReturnType<typeof tokenizeJs>, off
   return { rule: f.shape === 'plain' ? 'xss.js_call' : f.shape === 'access' ? 'xss.js_access' : 'xss.js_obfuscated_call', severity: f.shape === 'plain' ? 1 : 2, at };
 }
 
+/**
+ * `javascript:void(0)` is the no-op link every site has (and people search for what it means): the
+ * code after it is what counts (`javascript:void(0);alert(1)` still is a script URL).
+ */
+function withoutNoOp(code: string): string {
+  const m = /^\s*void\s*(?:\(\s*0\s*\)|0)\s*;?/.exec(code);
+  return m ? code.slice(m[0].length) : code;
+}
+
 /** Script-context readings: string breakouts, javascript: URLs, bare script. */
 function scriptContext(value: string): XssFinding | null {
   for (const quote of ["'", '"', '`']) {
@@ -73,9 +83,9 @@ function scriptContext(value: string): XssFinding | null {
   if (isScriptCssValue(value)) return { rule: 'xss.css_expression', severity: 2, at: 0 };
   const trimmed = value.trimStart();
   if (isScriptUrl(trimmed)) {
-    const colon = trimmed.indexOf(':');
-    const tokens = tokenizeJs(trimmed.slice(colon + 1));
-    if (findScript(tokens) || /[(`=]/.test(trimmed.slice(colon + 1))) return { rule: 'xss.script_url', severity: 2, at: 0 };
+    const code = withoutNoOp(trimmed.slice(trimmed.indexOf(':') + 1));
+    const tokens = tokenizeJs(code);
+    if (findScript(tokens) || /[(`=]/.test(code)) return { rule: 'xss.script_url', severity: 2, at: 0 };
   }
   const tokens = tokenizeJs(value);
   const f = findScript(tokens);
@@ -102,38 +112,83 @@ function withoutShortTags(value: string): string | null {
  */
 const scriptWords = ['alert', 'prompt', 'confirm', 'eval', 'function', 'settimeout', 'setinterval', 'execscript', 'fetch', 'atob', 'import', 'write', 'fromcharcode', 'sendbeacon', 'open', 'print', 'constructor', 'xmlhttprequest', 'websocket', 'postmessage', 'insertadjacenthtml', 'createelement', 'appendchild', 'assign', 'replace', 'image', 'require', 'document', 'window', 'top', 'self', 'parent', 'frames', 'globalthis', 'location', 'script:', 'url(', 'binding', 'behavior', '${', 'data:', 'showmodaldialog', 'setimmediate', 'this'];
 
-function checksFor(value: string): ((v: string) => XssFinding | null)[] {
+function checksFor(value: string, inDocument: boolean): ((v: string) => XssFinding | null)[] {
   const lower = value.toLowerCase();
   const checks: ((v: string) => XssFinding | null)[] = [];
-  if (value.includes('<')) checks.push(judgeHtml);
+  if (value.includes('<')) checks.push(inDocument ? (v) => judgeHtml(v, 0, true) : judgeHtml);
   if (lower.includes('on') || lower.includes('style')) checks.push(attributeInjection);
   if (scriptWords.some((w) => lower.includes(w))) checks.push(scriptContext);
   return checks;
 }
 
+/**
+ * A document's Markdown code (fences, inline code) blanked out, offsets kept: Markdown renders it
+ * escaped, so `<script src=…></script>` inside a fence is shown, not run. HTML `<code>`/`<pre>`
+ * stay: a raw tag inside them still runs. Null when there is none, or when fewer than three words
+ * are left outside it (code with no post around it is no post).
+ */
+function withoutMarkdownCode(value: string): string | null {
+  if (value.indexOf('`') < 0) return null;
+  const spans = codeSpans(value).filter((s) => s.markdown);
+  if (spans.length === 0) return null;
+  let out = '';
+  let at = 0;
+  for (const span of spans.sort((a, b) => a.start - b.start)) {
+    if (span.start < at) continue;
+    out += value.slice(at, span.start) + ' '.repeat(span.end - span.start);
+    at = span.end;
+  }
+  out += value.slice(at);
+  return countWords(out) >= 3 ? out : null;
+}
+
+/** The value read as a parameter (no document weighing). */
 export function detectXssValue(value: string): DetectorHit | null {
-  if (value.length < 3 || cannotBeXss(value)) return null;
+  return detectXssAt(value, 'query');
+}
+
+/** The strongest finding of one reading: the first severity 2, else the first severity 1. */
+function readXss(text: string, inDocument: boolean): XssFinding | null {
   let suspicious: XssFinding | null = null;
-  const checks = checksFor(value);
-  if (checks.length === 0) return null;
-  for (const check of checks) {
-    const finding = check(value);
+  for (const check of checksFor(text, inDocument)) {
+    const finding = check(text);
     if (!finding) continue;
-    if (finding.severity === 2) return toHit(finding, value);
+    // A plain call (`alert('Welcome back!')`, "an alert() box blocks the page") in a document's text
+    // or code is shown, not run: a script context would need a breakout, which is severity 2.
+    if (inDocument && finding.severity === 1 && finding.rule === 'xss.js_call') continue;
+    if (finding.severity === 2) return finding;
     suspicious ??= finding;
   }
-  const stripped = withoutShortTags(value);
+  const stripped = withoutShortTags(text);
   if (stripped !== null) {
     for (const check of [attributeInjection, scriptContext]) {
       const finding = check(stripped);
-      if (finding?.severity === 2) return toHit({ ...finding, rule: finding.rule + '_stripped_tags', at: 0 }, value);
+      if (finding?.severity === 2) return { ...finding, rule: finding.rule + '_stripped_tags', at: 0 };
     }
   }
-  return suspicious ? toHit(suspicious, value) : null;
+  return suspicious;
+}
+
+/**
+ * The value read where it was found. A `body` or `raw_body` value that is a document (a post, a
+ * comment: `looksLikeDocument`) is weighed as one: `<script>` named in its sentences and plain calls
+ * in its text are not findings, and what only its Markdown code holds (a fence or inline code with
+ * `<script src=…></script>`) is suspicious, not an attack: Markdown shows it escaped, an
+ * application that does not render Markdown would not — strict mode still blocks it.
+ */
+export function detectXssAt(value: string, location: InputLocation): DetectorHit | null {
+  if (value.length < 3 || cannotBeXss(value)) return null;
+  const inDocument = (location === 'body' || location === 'raw_body') && looksLikeDocument(value);
+  const masked = inDocument ? withoutMarkdownCode(value) : null;
+  const found = readXss(masked ?? value, inDocument);
+  if (found?.severity === 2 || masked === null) return found ? toHit(found, value) : null;
+  const withCode = readXss(value, inDocument);
+  if (withCode?.severity === 2) return toHit({ ...withCode, severity: 1 }, value);
+  return found ? toHit(found, value) : withCode ? toHit(withCode, value) : null;
 }
 
 function toHit(f: XssFinding, value: string): DetectorHit {
   return { kind: 'xss', rule: f.rule, severity: f.severity, evidence: value.slice(f.at, f.at + 120) };
 }
 
-export const detectXss: Detector = (value: string, _location: InputLocation) => detectXssValue(value);
+export const detectXss: Detector = (value: string, location: InputLocation) => detectXssAt(value, location);

@@ -126,16 +126,50 @@ function attributeValue(tag: HtmlTag, name: string): string | undefined {
   return tag.attributes.find((a) => a.name === name)?.value;
 }
 
-function judgeTag(tag: HtmlTag, text: string, depth: number): XssFinding | null {
+/** Words a script can start with followed by another word (`var x`, `new Image`); anything else that does is prose. */
+const jsLeadingKeywords = new Set(['var', 'let', 'const', 'new', 'return', 'typeof', 'void', 'await', 'async', 'function', 'delete', 'throw', 'if', 'for', 'while', 'do', 'else', 'in', 'of', 'instanceof', 'yield', 'class', 'import', 'export', 'with', 'case', 'try', 'switch', 'debugger']);
+
+/**
+ * The text after a bare `<script>` (no `src`) reads as a sentence: its first line opens with two
+ * words and the first is no JavaScript keyword ("Use <script> tags carefully", "Why our <script>
+ * loading strategy changed"). Such an element cannot run: its content is a syntax error, and a
+ * script with a syntax error runs none of its statements. Only real blanks separate the words:
+ * `<script>x+y` is valid script (`x+y\nalert(1)` runs), so the reading of a form value that kept
+ * its `+` is judged as written (the reading with `+` decoded to spaces is judged too).
+ */
+function proseFollows(text: string, from: number): boolean {
+  const line = text.slice(from, from + 80);
+  const m = /^\s*([A-Za-z]+)[ \t]+([A-Za-z]+)(?:[ \t,.:;!?]|$)/.exec(line);
+  return m !== null && !jsLeadingKeywords.has(m[1]!.toLowerCase()) && !jsLeadingKeywords.has(m[2]!.toLowerCase());
+}
+
+/**
+ * An `<iframe src="https://…">` and nothing else that loads: what editors insert for maps, videos
+ * and other embeds (WordPress's HTML and embed blocks). In a document it is content; alone in a
+ * parameter it stays suspicious. Script in it (`javascript:` src, handlers, srcdoc) is judged anyway.
+ */
+function isEditorEmbed(name: string, tag: HtmlTag): boolean {
+  if (name !== 'iframe') return false;
+  const src = attributeValue(tag, 'src');
+  return src !== undefined && /^https:\/\/[^\s/]/i.test(src.trim()) && !tag.attributes.some((a) => a.name === 'srcdoc');
+}
+
+function judgeTag(tag: HtmlTag, text: string, depth: number, inDocument: boolean): XssFinding | null {
   let worst: XssFinding | null = null;
   const name = localName(tag.name);
   if (scriptElements.has(name)) {
+    const loadsSource = tag.attributes.some((a) => a.name === 'src' || a.name.endsWith('href'));
+    // Named in a sentence: suspicious in a single value, nothing in a document (posts about HTML say it).
+    if (!loadsSource && tag.end <= text.length && text[tag.end - 1] === '>' && proseFollows(text, tag.end)) {
+      return inDocument ? null : { rule: 'xss.script_tag', severity: 1, at: tag.start };
+    }
     // A script element that loads code or holds code; a bare `<script>` named in prose is suspicious only.
     const close = text.toLowerCase().indexOf('</script', tag.end);
     const body = text.slice(tag.end, close < 0 ? undefined : close);
-    // A complete element (`<script>…</script>`) is code whatever it holds.
+    // A complete element (`<script>…</script>`) is code whatever it holds. Otherwise `=` or `(` in a
+    // body that is not wordy (words separated by blanks, or by `+` in a form value's undecoded reading).
     const loads = close >= 0 || tag.attributes.some((a) => a.name === 'src' || a.name.endsWith('href'));
-    return { rule: 'xss.script_tag', severity: loads || findScript(tokenizeJs(body, 512)) !== null || /[=(]/.test(body) && !/\s\w+\s\w+\s/.test(body) ? 2 : 1, at: tag.start };
+    return { rule: 'xss.script_tag', severity: loads || findScript(tokenizeJs(body, 512)) !== null || /[=(]/.test(body) && !/[\s+]\w+[\s+]\w+[\s+]/.test(body) ? 2 : 1, at: tag.start };
   }
   // A refresh to elsewhere or a new base URL hijacks the page without script.
   if ((name === 'meta' && (attributeValue(tag, 'http-equiv') ?? '').toLowerCase() === 'refresh') || (name === 'base' && attributeValue(tag, 'href'))) {
@@ -153,7 +187,7 @@ function judgeTag(tag: HtmlTag, text: string, depth: number): XssFinding | null 
     // A style sheet pulled from elsewhere can restyle the page for phishing or leak data with selectors.
     if (!worst && /@import/i.test(css.replace(/\\/g, ''))) worst = { rule: 'xss.css_import', severity: 1, at: tag.start };
   }
-  if (!worst && embeddingElements.has(name) && depth === 0 && tag.attributes.some((a) => loadingAttributes.has(a.name) && (a.name !== 'content' || /url|javascript|:/i.test(a.value)))) {
+  if (!worst && embeddingElements.has(name) && depth === 0 && !(inDocument && isEditorEmbed(name, tag)) && tag.attributes.some((a) => loadingAttributes.has(a.name) && (a.name !== 'content' || /url|javascript|:/i.test(a.value)))) {
     // Plugins (Flash, Java, VML) run code of their own; an iframe or a link may be an embed from an editor.
     worst = { rule: 'xss.embedding_tag', severity: pluginElements.has(name) ? 2 : 1, at: tag.start };
   }
@@ -161,11 +195,11 @@ function judgeTag(tag: HtmlTag, text: string, depth: number): XssFinding | null 
 }
 
 /** Tags in the value: the worst finding (the first severity 2, else the first severity 1). */
-export function judgeHtml(text: string, depth = 0): XssFinding | null {
+export function judgeHtml(text: string, depth = 0, inDocument = false): XssFinding | null {
   if (text.indexOf('<') < 0) return null;
   let first: XssFinding | null = null;
   for (const tag of startTags(text)) {
-    const finding = judgeTag(tag, text, depth);
+    const finding = judgeTag(tag, text, depth, inDocument);
     if (finding?.severity === 2) return finding;
     first ??= finding;
   }

@@ -1,0 +1,152 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { UserInfo, WebsiteDiscoveredSite, WebsiteSiteView } from '@rampart/contracts';
+import { type } from '../helpers/antd.ts';
+import { ok, refused } from '../helpers/mockApi.ts';
+import { userInfoKey } from '../../src/session/useUserInfo.ts';
+import { openWebsite, switchToChinese } from './helpers.ts';
+
+const site = (id: number, extra: Partial<WebsiteSiteView> = {}): WebsiteSiteView => ({
+  id,
+  name: `shop-${id}`,
+  status: 'on',
+  running: true,
+  listen: [{ address: '0.0.0.0', port: 80, tls: false }],
+  server_names: [`shop${id}.example.com`],
+  upstreams: ['http://127.0.0.1:8080'],
+  tls_cert: '',
+  tls_key_set: false,
+  trusted_proxies: [],
+  created_at: 1,
+  updated_at: 1,
+  ...extra,
+});
+
+const servers = (list: WebsiteSiteView[]) => ok({ list, is_any_open: list.some((s) => s.status === 'on'), total: list.length });
+const calls = (api: { callsTo(k: string): { body: unknown }[] }, path: string) => api.callsTo(`POST /website/${path}`).map((c) => c.body);
+const cert = '-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----';
+const key = '-----BEGIN PRIVATE KEY-----\nY\n-----END PRIVATE KEY-----';
+
+describe('server tab', () => {
+  it('lists the protected sites', async () => {
+    await openWebsite('server', { handlers: { 'GET /website/server': servers([site(1), site(2, { status: 'off', running: false, listen: [{ address: '::', port: 443, tls: true }] })]) } });
+    const row = await screen.findByTestId('web-server-row-2');
+    expect(within(row).getByText('shop-2')).toBeTruthy();
+    expect(within(row).getByText(':::443 TLS')).toBeTruthy();
+    expect(within(row).getByTestId('web-server-running-2').textContent).toBe('Stopped');
+    expect(screen.getByTestId('web-server-status-1').getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByTestId('web-server-status-2').getAttribute('aria-checked')).toBe('false');
+  });
+
+  it('reads in Chinese', async () => {
+    await switchToChinese();
+    await openWebsite('server', { handlers: { 'GET /website/server': servers([site(1)]) } });
+    expect(await screen.findByText('添加站点')).toBeTruthy();
+    expect(screen.getByText('发现本机站点')).toBeTruthy();
+    expect(screen.getByTestId('web-server-running-1').textContent).toBe('运行中');
+  });
+
+  it('adds a site with TLS and upstreams one per line', async () => {
+    const { api } = await openWebsite('server', { handlers: { 'POST /website/server': ok({ id: 3 }) } });
+    fireEvent.click(screen.getByTestId('web-server-add'));
+    type('web-site-name', 'blog');
+    type('web-site-listen-0-port', '443');
+    fireEvent.click(screen.getByTestId('web-site-listen-0-tls'));
+    type('web-site-tls_cert', cert);
+    type('web-site-tls_key', key);
+    type('web-site-upstreams', 'http://127.0.0.1:8080\n\nhttp://127.0.0.1:8081');
+    type('web-site-server_names', 'Blog.example.com');
+    fireEvent.click(screen.getByTestId('web-site-save'));
+    await waitFor(() => expect(calls(api, 'server')).toHaveLength(1));
+    expect(calls(api, 'server')[0]).toEqual({
+      name: 'blog',
+      status: 'on',
+      running: true,
+      listen: [{ address: '0.0.0.0', port: 443, tls: true }],
+      server_names: ['blog.example.com'],
+      upstreams: ['http://127.0.0.1:8080', 'http://127.0.0.1:8081'],
+      tls_cert: cert,
+      tls_key: key,
+      trusted_proxies: [],
+    });
+  });
+
+  it('checks the site before sending: TLS without a certificate, a bad origin', async () => {
+    const { api } = await openWebsite('server');
+    fireEvent.click(screen.getByTestId('web-server-add'));
+    type('web-site-name', 'blog');
+    fireEvent.click(screen.getByTestId('web-site-listen-0-tls'));
+    type('web-site-upstreams', 'http://127.0.0.1:8080\nftp://origin');
+    fireEvent.click(screen.getByTestId('web-site-save'));
+    expect(await screen.findByTestId('web-site-error-tls_cert')).toBeTruthy();
+    expect(screen.getByTestId('web-site-error-upstreams')).toBeTruthy();
+    expect(calls(api, 'server')).toHaveLength(0);
+  });
+
+  it("shows the server's field error on its field in the modal", async () => {
+    await openWebsite('server', { handlers: { 'POST /website/server': refused('Port 80 is used by nginx', 'listen.0.port') } });
+    fireEvent.click(screen.getByTestId('web-server-add'));
+    type('web-site-name', 'blog');
+    type('web-site-upstreams', 'http://127.0.0.1:8080');
+    fireEvent.click(screen.getByTestId('web-site-save'));
+    expect((await screen.findByTestId('web-site-error-listen.0.port')).textContent).toBe('Port 80 is used by nginx');
+  });
+
+  it('edits keeping the stored key, switches status and running, deletes after confirming', async () => {
+    const { api } = await openWebsite('server', {
+      handlers: {
+        'GET /website/server': servers([site(1, { listen: [{ address: '0.0.0.0', port: 443, tls: true }], tls_cert: cert, tls_key_set: true })]),
+        'POST /website/server/edit': ok(null),
+        'POST /website/server_status': ok(null),
+        'POST /website/server_running': ok(null),
+        'POST /website/server_delete': ok(null),
+      },
+    });
+    fireEvent.click(await screen.findByTestId('web-server-edit-1'));
+    type('web-site-name', 'shop');
+    fireEvent.click(screen.getByTestId('web-site-save'));
+    await waitFor(() => expect(calls(api, 'server/edit')).toHaveLength(1));
+    expect(calls(api, 'server/edit')[0]).toMatchObject({ id: 1, name: 'shop', tls_cert: cert, tls_key: null });
+
+    fireEvent.click(screen.getByTestId('web-server-status-1'));
+    await waitFor(() => expect(calls(api, 'server_status')).toEqual([{ ids: [1], status: 'off' }]));
+    fireEvent.click(screen.getByTestId('web-server-stop-1'));
+    await waitFor(() => expect(calls(api, 'server_running')).toEqual([{ ids: [1], running: false }]));
+
+    fireEvent.click(screen.getByTestId('web-server-delete-1'));
+    fireEvent.click(await screen.findByTestId('web-server-delete-confirm'));
+    await waitFor(() => expect(calls(api, 'server_delete')).toEqual([{ ids: [1] }]));
+  });
+
+  it('discovers local nginx / Apache sites and offers to protect them through the add form', async () => {
+    const discovered: WebsiteDiscoveredSite[] = [
+      { server: 'nginx', name: 'default', listen: [{ address: '0.0.0.0', port: 8080, tls: false }], server_names: ['www.example.com'], upstream_hint: 'http://127.0.0.1:8080', source: '/etc/nginx/sites-enabled/default:1' },
+      { server: 'apache', name: 'wiki', listen: [{ address: '0.0.0.0', port: 8081, tls: false }], server_names: ['shop1.example.com'], upstream_hint: 'http://127.0.0.1:8081', source: '/etc/apache2/sites-enabled/wiki.conf:1' },
+    ];
+    const { api } = await openWebsite('server', {
+      handlers: { 'GET /website/server': servers([site(1)]), 'GET /website/server/discover': ok({ sites: discovered }), 'POST /website/server': ok({ id: 2 }) },
+    });
+    await screen.findByTestId('web-server-row-1');
+    fireEvent.click(screen.getByTestId('web-server-discover'));
+    await screen.findByTestId('web-server-discover-list');
+    // The Apache site's host name is already protected by site 1.
+    expect(screen.queryByTestId('web-server-discovered-1-protect')).toBeNull();
+    fireEvent.click(screen.getByTestId('web-server-discovered-0-protect'));
+    expect((await screen.findByTestId('web-site-name') as HTMLInputElement).value).toBe('www.example.com');
+    fireEvent.click(screen.getByTestId('web-site-save'));
+    await waitFor(() => expect(calls(api, 'server')).toHaveLength(1));
+    expect(calls(api, 'server')[0]).toMatchObject({ listen: [{ address: '0.0.0.0', port: 8080, tls: false }], upstreams: ['http://127.0.0.1:8080'], server_names: ['www.example.com'] });
+  });
+
+  it('after the module is switched ON with no site open, offers to open them all', async () => {
+    const { api, view } = await openWebsite('server', {
+      websiteOn: false,
+      handlers: { 'GET /website/server': servers([site(1, { status: 'off' }), site(2, { status: 'off' })]), 'POST /website/server_status': ok(null) },
+    });
+    await screen.findByTestId('web-server-row-2');
+    // The header's module switch stores the new state in the user info; the page reacts to that.
+    act(() => view.queryClient.setQueryData<UserInfo>(userInfoKey, (old) => (old ? { ...old, module_list: { ...old.module_list, website: 1 } } : old)));
+    fireEvent.click(await screen.findByTestId('web-server-open-all-confirm'));
+    await waitFor(() => expect(calls(api, 'server_status')).toEqual([{ ids: [1, 2], status: 'on' }]));
+  });
+});

@@ -1,0 +1,48 @@
+/** Server messages of the website console calls (server tab, gateway reload). */
+const zh = {
+  wapi_name_required: '请输入站点名称',
+  wapi_name_too_long: '站点名称最多 200 个字符',
+  wapi_listen_address_invalid: '监听地址须为有效的 IP 地址，例如 0.0.0.0',
+  wapi_port_invalid: '端口须为 1-65535 的整数',
+  wapi_listen_required: '请至少添加一个监听地址',
+  wapi_upstream_invalid: '源站须为 http(s)://主机:端口，不含路径',
+  wapi_upstream_required: '请至少添加一个源站',
+  wapi_server_name_invalid: '请输入有效的域名，例如 example.com 或 *.example.com',
+  wapi_status_invalid: '状态须为开启或关闭',
+  wapi_cert_invalid: '证书须为 PEM 格式（-----BEGIN CERTIFICATE-----）',
+  wapi_key_invalid: '私钥须为 PEM 格式（-----BEGIN PRIVATE KEY-----）',
+  wapi_cert_required: 'HTTPS 监听需要证书',
+  wapi_key_required: 'HTTPS 监听需要私钥',
+  wapi_site_missing: '站点不存在或已被删除',
+  wapi_listen_taken: '{listen} 已被站点“{name}”以不同协议使用',
+  wapi_config_rejected: '网关配置无效：{reason}',
+  wapi_gateway_refused: '已保存，但网关拒绝了新配置（仍运行旧配置）：{reason}',
+  wapi_discovery_unavailable: '未找到本机的 nginx 或 Apache 配置',
+  wapi_deleted: '删除成功',
+  wapi_gateway_unreachable: '已保存，但无法通知网关重新加载（{reason}），网关下次启动时生效',
+} as const;
+
+const en: Record<keyof typeof zh, string> = {
+  wapi_name_required: 'Enter the site name',
+  wapi_name_too_long: 'The site name is at most 200 characters',
+  wapi_listen_address_invalid: 'The listen address must be an IP address, e.g. 0.0.0.0',
+  wapi_port_invalid: 'The port must be an integer from 1 to 65535',
+  wapi_listen_required: 'Add at least one listener',
+  wapi_upstream_invalid: 'The origin must be http(s)://host:port, without a path',
+  wapi_upstream_required: 'Add at least one origin',
+  wapi_server_name_invalid: 'Enter a valid domain name, e.g. example.com or *.example.com',
+  wapi_status_invalid: 'The status must be on or off',
+  wapi_cert_invalid: 'The certificate must be PEM text (-----BEGIN CERTIFICATE-----)',
+  wapi_key_invalid: 'The private key must be PEM text (-----BEGIN PRIVATE KEY-----)',
+  wapi_cert_required: 'HTTPS listeners need a certificate',
+  wapi_key_required: 'HTTPS listeners need a private key',
+  wapi_site_missing: 'The site does not exist or was deleted',
+  wapi_listen_taken: '{listen} is already used by site "{name}" with the other protocol',
+  wapi_config_rejected: 'The gateway configuration is not valid: {reason}',
+  wapi_gateway_refused: 'Saved, but the gateway refused the new configuration (it keeps the old one): {reason}',
+  wapi_discovery_unavailable: 'No local nginx or Apache configuration was found',
+  wapi_deleted: 'Deleted',
+  wapi_gateway_unreachable: 'Saved, but the gateway could not be asked to reload ({reason}); it applies when the gateway next starts',
+};
+
+export const websiteApiMessages = { zh, en };
