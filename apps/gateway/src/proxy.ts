@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import type { GatewayConfig } from '@rampart/contracts';
 import type { Decision, WafRequest } from '@rampart/waf';
 import { renderBlockResponse, renderProxyError, type RenderedResponse } from './block-response.ts';
@@ -29,7 +29,10 @@ export interface ProxyContext {
 const idempotent = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
 /** Errors that mean "the origin never got the request": safe to mark it down and try another. */
-const connectErrors = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UPSTREAM_CONNECT_TIMEOUT']);
+const connectErrors = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UPSTREAM_CONNECT_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** A kept-alive upstream connection that closed under a request before any answer (undici's and the kernel's words). */
+const staleResets = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
 function sendRendered(res: http.ServerResponse, r: RenderedResponse, closeConnection: boolean): void {
   if (res.headersSent) {
@@ -91,13 +94,12 @@ async function decide(ctx: ProxyContext, rt: SiteRuntime, request: WafRequest): 
   }
 }
 
-/** Response headers added by the gateway itself. */
-function ownResponseHeaders(ctx: ProxyContext, rt: SiteRuntime): string[] {
-  const extra: string[] = [];
-  if (rt.site.via) extra.push('Via', '1.1 rampart');
-  if (ctx.workerTag) extra.push('X-Rampart-Worker', ctx.workerTag);
-  if (ctx.draining) extra.push('Connection', 'close');
-  return extra;
+/** The origin's response headers plus those the gateway adds itself (appended in place). */
+function withOwnHeaders(raw: string[], ctx: ProxyContext, rt: SiteRuntime): string[] {
+  if (rt.site.via) raw.push('Via', '1.1 rampart');
+  if (ctx.workerTag) raw.push('X-Rampart-Worker', ctx.workerTag);
+  if (ctx.draining) raw.push('Connection', 'close');
+  return raw;
 }
 
 function upstreamRequest(u: Upstream, options: http.RequestOptions): http.ClientRequest {
@@ -143,65 +145,104 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
         return sendRendered(res, renderBlockResponse(rt.site.block_response, decision, incidentId), !ended);
       }
     }
-    forward(rt, req, res, clientIp, head, ended, new Set());
+    forward(rt, req, res, clientIp, head, ended, undefined);
   }
 
-  function forward(rt: SiteRuntime, req: http.IncomingMessage, res: http.ServerResponse, clientIp: string, head: Buffer[], ended: boolean, tried: Set<Upstream>): void {
+  function forward(rt: SiteRuntime, req: http.IncomingMessage, res: http.ServerResponse, clientIp: string, head: Buffer[], ended: boolean, tried: Set<Upstream> | undefined, staleRetries = 0): void {
     const upstream = rt.pool.pick(Date.now(), tried);
     if (!upstream) return sendRendered(res, renderProxyError(502, 'No origin server is available.'), !ended);
-    tried.add(upstream);
-    const pairs = endToEndHeaders(req.rawHeaders).filter(([n]) => n.toLowerCase() !== 'expect');
+    const peer = peerOf(req);
+    const pairs = endToEndHeaders(req.rawHeaders).filter(([n]) => n.length !== 6 || n.toLowerCase() !== 'expect');
     const headers = upstreamRequestHeaders(pairs, {
-      peerAddress: peerOf(req),
-      trustedPeer: rt.trusted.covers(peerOf(req)),
+      peerAddress: peer,
+      trustedPeer: rt.trusted.size > 0 && rt.trusted.covers(peer),
       proto,
       host: req.headers.host,
       clientIp,
       upstreamHost: rt.site.preserve_host ? undefined : upstream.hostHeader,
       via: rt.site.via,
     });
-    const proxyReq = upstreamRequest(upstream, { method: req.method, path: req.url, headers: flatten(headers), agent: upstream.agent });
-    armConnectTimeout(proxyReq, ctx.timeouts.upstream_connect_ms);
-    proxyReq.setTimeout(ctx.timeouts.upstream_response_ms, () => {
-      proxyReq.destroy(Object.assign(new Error('upstream timeout'), { code: 'UPSTREAM_TIMEOUT' }));
-    });
+    // The body: all of it in memory when it ended within what was read (so another origin can be
+    // tried), else what was read followed by the rest of the stream, with backpressure.
+    const body = ended ? (head.length === 0 ? null : head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head)) : head.length === 0 ? req : Readable.from(prepend(head, req), { objectMode: false });
     let answered = false;
-
-    proxyReq.on('response', (upRes) => {
-      answered = true;
-      rt.pool.markOk(upstream);
-      const raw = flatten(endToEndHeaders(upRes.rawHeaders).filter(([n]) => !(rt.site.via && n.toLowerCase() === 'via')));
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, [...raw, ...ownResponseHeaders(ctx, rt)]);
-      upRes.pipe(res);
-      upRes.on('error', () => res.destroy());
-      upRes.on('aborted', () => res.destroy());
-    });
-
-    proxyReq.on('error', (err: NodeJS.ErrnoException) => {
-      if (answered || res.headersSent) return res.destroy();
-      const code = err.code ?? '';
-      const replayable = ended; // the whole body is in `head`: another origin can be tried
-      // A kept-alive socket the origin closed just as we reused it: safe to resend idempotent requests only.
-      const stale = proxyReq.reusedSocket && code === 'ECONNRESET' && idempotent.has(req.method ?? '');
-      if (connectErrors.has(code)) rt.pool.markFailed(upstream, Date.now());
-      if (replayable && (connectErrors.has(code) || stale) && tried.size < rt.pool.upstreams.length + (stale ? 1 : 0)) {
-        if (stale) tried.delete(upstream);
-        return forward(rt, req, res, clientIp, head, ended, tried);
-      }
-      if (code === 'UPSTREAM_TIMEOUT') return sendRendered(res, renderProxyError(504, 'The origin server did not answer in time.'), !ended);
-      sendRendered(res, renderProxyError(502, 'The origin server could not be reached.'), !ended);
-    });
-
+    let abort: ((err?: Error) => void) | undefined;
     // The client went away: stop the upstream exchange too.
-    res.on('close', () => {
-      if (!res.writableFinished) proxyReq.destroy();
-    });
-    req.on('error', () => proxyReq.destroy());
+    const onClose = () => {
+      if (!res.writableFinished) abort?.();
+    };
+    res.once('close', onClose);
 
-    for (const chunk of head) proxyReq.write(chunk);
-    if (ended) proxyReq.end();
-    else req.pipe(proxyReq);
+    upstream.dispatcher.dispatch(
+      {
+        origin: upstream.url.origin,
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: flatten(headers),
+        body,
+        headersTimeout: ctx.timeouts.upstream_response_ms,
+        bodyTimeout: ctx.timeouts.upstream_response_ms,
+      },
+      {
+        onConnect(abortRequest: (err?: Error) => void) {
+          abort = abortRequest;
+        },
+        onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
+          // 1xx interim answers (103 Early Hints) are not passed on, as Node's client did not either.
+          if (status < 200) return true;
+          answered = true;
+          rt.pool.markOk(upstream);
+          const raw = endToEndHeaders(latin1(rawHeaders));
+          const out = rt.site.via ? raw.filter(([n]) => n.length !== 3 || n.toLowerCase() !== 'via') : raw;
+          res.writeHead(status, statusText, withOwnHeaders(flatten(out), ctx, rt));
+          res.on('drain', resume);
+          return true;
+        },
+        onData(chunk: Buffer): boolean {
+          return res.write(chunk);
+        },
+        onComplete(): void {
+          res.off('close', onClose);
+          res.end();
+        },
+        onError(err: Error & { code?: string }): void {
+          res.off('close', onClose);
+          if (answered || res.headersSent) return void res.destroy();
+          if (res.destroyed) return;
+          const code = err.code ?? '';
+          const replayable = ended; // the whole body is in `head`: another origin can be tried
+          // A kept-alive connection the origin closed just as we reused it: idempotent requests are resent once.
+          const stale = staleResets.has(code) && idempotent.has(req.method ?? '') && staleRetries === 0;
+          const connectFailed = connectErrors.has(code);
+          if (connectFailed) rt.pool.markFailed(upstream, Date.now());
+          const triedNow = tried ?? new Set<Upstream>();
+          if (!stale) triedNow.add(upstream);
+          if (replayable && (stale || (connectFailed && triedNow.size < rt.pool.upstreams.length))) {
+            return forward(rt, req, res, clientIp, head, ended, triedNow, staleRetries + (stale ? 1 : 0));
+          }
+          if (code === 'UND_ERR_HEADERS_TIMEOUT') return sendRendered(res, renderProxyError(504, 'The origin server did not answer in time.'), !ended);
+          // undici refuses what HTTP forbids (two Host or Content-Length headers): the client's fault.
+          // It also refuses the request target `*` (OPTIONS *), which therefore gets 400 rather than
+          // being forwarded: server-wide OPTIONS is of no use through a reverse proxy.
+          if (code === 'UND_ERR_INVALID_ARG') return sendRendered(res, renderProxyError(400, 'The request is malformed.'), true);
+          sendRendered(res, renderProxyError(502, 'The origin server could not be reached.'), !ended);
+        },
+      },
+    );
   }
+}
+
+/** Raw header buffers as Node's server writes them back: latin1 keeps every byte as it came. */
+function latin1(raw: readonly Buffer[]): string[] {
+  const out = new Array<string>(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = (raw[i] as Buffer).toString('latin1');
+  return out;
+}
+
+/** Already-read chunks followed by the rest of the request stream. */
+async function* prepend(head: readonly Buffer[], rest: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  yield* head;
+  yield* rest;
 }
 
 /**

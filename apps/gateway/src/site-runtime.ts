@@ -13,7 +13,7 @@ export interface SiteRuntime {
 export function buildSiteRuntime(site: GatewaySite, config: GatewayConfig): SiteRuntime {
   return {
     site,
-    pool: new UpstreamPool(site.upstreams.map((u) => u.url), config.upstream_fail_ms, config.timeouts.idle_ms),
+    pool: new UpstreamPool(site.upstreams.map((u) => u.url), config.upstream_fail_ms, config.timeouts.idle_ms, { connectMs: config.timeouts.upstream_connect_ms }),
     trusted: parseTrustedProxies(site.trusted_proxies),
   };
 }

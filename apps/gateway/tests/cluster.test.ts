@@ -150,6 +150,8 @@ describe.skipIf(!hasNginx)('gateway process: workers, reloads, events, memory', 
     const refused = (await adminCommand(adminPath, 'reload')) as { ok: boolean; reason: string };
     expect(refused.ok).toBe(false);
     expect(refused.reason).toContain('not JSON');
+    // The log line travels on stderr, the answer on the admin socket: under load the answer can come first.
+    for (let i = 0; i < 50 && !stderr.includes('configuration refused'); i++) await new Promise((r) => setTimeout(r, 50));
     expect(stderr).toContain('configuration refused');
     expect((await request({ host: '127.0.0.1', port, path: '/index.html', agent: false })).status).toBe(200);
     writeConfig(false);
