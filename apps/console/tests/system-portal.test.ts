@@ -126,10 +126,11 @@ describe('portal settings', () => {
   });
 
   it('a port change answers where the panel goes and how to tell it is up there', async () => {
-    const saved = await save(await form({ port: 45873 }));
-    expect(saved.body).toMatchObject({ code: 0, data: { saved: true, restart: { target: 'http://localhost:45873/', probe: 'ws://localhost:45873/ws' } } });
-    expect(saved.body.msg).toContain('http://localhost:45873/');
-    expect((await get()).data.port).toBe(45873);
+    const port = await portFreeNow();
+    const saved = await save(await form({ port }));
+    expect(saved.body).toMatchObject({ code: 0, data: { saved: true, restart: { target: `http://localhost:${port}/`, probe: `ws://localhost:${port}/ws` } } });
+    expect(saved.body.msg).toContain(`http://localhost:${port}/`);
+    expect((await get()).data.port).toBe(port);
   });
 });
 
@@ -180,16 +181,28 @@ describe('warnings ask twice', () => {
 
   it('a port the firewall keeps closed warns', async () => {
     await h.app.inject({ method: 'POST', url: '/magapi/module_switch', headers: auth(token), payload: { module: 'firewall', status: 1 } });
-    const rule = { direction: 'in', protocol: 'tcp', ports: '45000-45100', ips: ['*'], areas: [], action: 'deny', priority: 1, enabled: true, remark: 'closed' };
+    const closed = await portFreeNow();
+    const rule = { direction: 'in', protocol: 'tcp', ports: String(closed), ips: ['*'], areas: [], action: 'deny', priority: 1, enabled: true, remark: 'closed' };
     const added = await h.app.inject({ method: 'POST', url: '/magapi/firewall/rules/add', headers: auth(token), payload: rule });
     expect(added.json().code, added.body).not.toBe(2);
-    const warned = await save(await form({ port: 45050 }));
+    const warned = await save(await form({ port: closed }));
     expect(warned.body.code).toBe(1);
-    expect(warned.body.data.warnings).toEqual([{ key: 'portal_warn_port_firewall', msg: expect.stringContaining('45050') }]);
-    // Outside the denied range: nothing to say.
-    expect((await save(await form({ port: 45200 }))).body.code).toBe(0);
+    expect(warned.body.data.warnings).toEqual([{ key: 'portal_warn_port_firewall', msg: expect.stringContaining(String(closed)) }]);
+    // Outside the denied port: nothing to say.
+    let open = await portFreeNow();
+    while (open === closed) open = await portFreeNow();
+    expect((await save(await form({ port: open }))).body.code).toBe(0);
   });
 });
+
+/** A loopback port free right now (a fixed number may be taken by another test running beside this one). */
+async function portFreeNow(): Promise<number> {
+  const probe: Server = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
 
 /** The form read through the gate with the entry cookie. */
 async function formWith(cookie: string, changes: Partial<PortalSaveInput>) {
