@@ -5,7 +5,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayConfigSchema, websiteDiscoverySchema, type WebsiteSiteInput } from '@rampart/contracts';
-import { auth, startHarness, type Harness } from './support/harness.ts';
+import { magapi, startHarness, type Harness } from './support/harness.ts';
 import { makeCert } from './support/portal-certs.ts';
 
 /*
@@ -30,12 +30,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 type Lang = 'zh-CN' | 'en-US';
-async function call(method: 'GET' | 'POST', url: string, payload?: unknown, options: { lang?: Lang; as?: string } = {}) {
-  const res = await h.app.inject({
-    method, url: `/magapi${url}`, headers: { ...auth(options.as ?? token), 'accept-language': options.lang ?? 'en-US' }, ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const call = (method: 'GET' | 'POST', url: string, payload?: unknown, options: { lang?: Lang; as?: string } = {}) =>
+  magapi(h.app, method, url, { token: options.as ?? token, payload, ...(options.lang ? { lang: options.lang } : {}) });
 const gatewayFile = () => gatewayConfigSchema.parse(JSON.parse(readFileSync(configFile, 'utf8')));
 const rows = () => JSON.stringify(h.console.ctx.db.prepare('SELECT * FROM website_sites ORDER BY id').all());
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWebsiteSettings, gatewayConfigSchema, translate, websiteTabInputSchemas, type MessageKey } from '@rampart/contracts';
 import { verifyAuthorizationPassword } from '../../../packages/waf/src/policy/authorization.ts';
-import { auth, startHarness, type Harness } from './support/harness.ts';
+import { magapi, startHarness, type Harness } from './support/harness.ts';
 
 /* The website settings tabs and the two timed lists, against a real panel database. */
 
@@ -20,12 +20,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 type Lang = 'zh-CN' | 'en-US';
-async function call(method: 'GET' | 'POST', url: string, payload?: unknown, options: { lang?: Lang; as?: string } = {}) {
-  const res = await h.app.inject({
-    method, url: `/magapi${url}`, headers: { ...auth(options.as ?? token), 'accept-language': options.lang ?? 'en-US' }, ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const call = (method: 'GET' | 'POST', url: string, payload?: unknown, options: { lang?: Lang; as?: string } = {}) =>
+  magapi(h.app, method, url, { token: options.as ?? token, payload, ...(options.lang ? { lang: options.lang } : {}) });
 const stored = () => JSON.stringify(h.console.ctx.db.prepare('SELECT * FROM website_settings ORDER BY tab').all()) + JSON.stringify(h.console.ctx.db.prepare('SELECT * FROM website_timed ORDER BY ip').all());
 const gatewayFile = () => gatewayConfigSchema.parse(JSON.parse(readFileSync(configFile, 'utf8')));
 

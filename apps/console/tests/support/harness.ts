@@ -98,3 +98,17 @@ export async function startHarness(options: { agent?: boolean; deviceId?: string
 export function auth(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
+
+/** One `/magapi` call as the holder of `token`, in a language: the HTTP status and the parsed envelope. */
+export async function magapi(
+  app: FastifyInstance,
+  method: 'GET' | 'POST',
+  url: string,
+  options: { token: string; payload?: unknown; lang?: 'zh-CN' | 'en-US' },
+): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- envelopes of every route
+  const res = await app.inject({
+    method, url: `/magapi${url}`, headers: { ...auth(options.token), 'accept-language': options.lang ?? 'en-US' },
+    ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+  });
+  return { status: res.statusCode, body: res.json() };
+}

@@ -12,7 +12,7 @@ import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
 import { addIntercepts, defaultPageSize, deleteIntercepts, fetchIntercepts, firewallKey, type Ids, type PageQuery } from './api.ts';
 import { FirewallTab, useReportChange } from './FirewallTab.tsx';
-import { entryLines, foldLineErrors, schemaErrors, spanParts, useClampPage, useNow, type EntryLine } from './forms.ts';
+import { entryLines, foldLineErrors, schemaErrors, spanText, useClampPage, useNow, type EntryLine } from './forms.ts';
 import { ExportButton, KeywordSearch, PagedSelectableTable, SelectedCount } from './parts.tsx';
 
 /** Most addresses one manual block takes (the console's limit), for its message. */
@@ -139,9 +139,7 @@ function InterceptBody() {
   // The page's clock ticks every 30 s: a row fetched since then never shows more than its whole block time.
   const remaining = (expiresAt: number, blockedAt: number) => {
     if (expiresAt <= now) return t('fw.intercept.ended');
-    const { d, h, m } = spanParts(Math.min(expiresAt - now, expiresAt - blockedAt));
-    const parts = [d > 0 && t('fw.span.d', { n: d }), h > 0 && t('fw.span.h', { n: h }), m > 0 && t('fw.span.m', { n: m })];
-    return parts.filter(Boolean).join(' ');
+    return spanText(Math.min(expiresAt - now, expiresAt - blockedAt), t);
   };
 
   const columns: TableColumnsType<InterceptEntry> = [

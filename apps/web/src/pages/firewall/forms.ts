@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { isMessageKey, translate, type Language } from '@rampart/contracts';
 import type { FieldErrors, IssueLike } from '../../components/forms/fieldErrors.tsx';
 
@@ -84,6 +85,12 @@ export function useNow(everyMs: number): number {
 export function spanParts(ms: number): { d: number; h: number; m: number } {
   const minutes = Math.max(0, Math.ceil(ms / 60_000));
   return { d: Math.floor(minutes / 1440), h: Math.floor((minutes % 1440) / 60), m: minutes % 60 };
+}
+
+/** A span as "2 d 3 h 5 min" in the page's language, leaving out the zero parts. */
+export function spanText(ms: number, t: TFunction): string {
+  const { d, h, m } = spanParts(ms);
+  return [d > 0 && t('fw.span.d', { n: d }), h > 0 && t('fw.span.h', { n: h }), m > 0 && t('fw.span.m', { n: m })].filter(Boolean).join(' ');
 }
 
 /** After deleting the last rows of the last page, go back to the page that still exists. */

@@ -11,7 +11,7 @@ import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
 import { defaultPageSize } from '../firewall/api.ts';
-import { entryLines, foldLineErrors, schemaErrors, spanParts, useClampPage, useNow, type EntryLine } from '../firewall/forms.ts';
+import { entryLines, foldLineErrors, schemaErrors, spanText, useClampPage, useNow, type EntryLine } from '../firewall/forms.ts';
 import { KeywordSearch, PagedSelectableTable, SelectedCount } from '../firewall/parts.tsx';
 import { WebsiteFrame } from './WebsiteFrame.tsx';
 import { addTimed, deleteTimed, fetchTimed, websiteKey, type TimedEntry, type TimedList, type TimedQuery } from './websiteApi.ts';
@@ -137,8 +137,7 @@ function TimedBody({ list }: { list: TimedList }) {
 
   const remaining = (expiresAt: number) => {
     if (expiresAt <= now) return t('web.timed.ended');
-    const { d, h, m } = spanParts(expiresAt - now);
-    return [d > 0 && t('fw.span.d', { n: d }), h > 0 && t('fw.span.h', { n: h }), m > 0 && t('fw.span.m', { n: m })].filter(Boolean).join(' ');
+    return spanText(expiresAt - now, t);
   };
 
   const columns: TableColumnsType<Row> = [
