@@ -3,6 +3,7 @@ import https from 'node:https';
 import net, { type Socket } from 'node:net';
 import type { GatewayConfig } from '@rampart/contracts';
 import type { Inspector, OnGatewayEvent } from './inspector.ts';
+import { createLocalServices, type WorkerServices } from './services.ts';
 import { createRequestHandler, createUpgradeHandler, type ProxyContext } from './proxy.ts';
 import { nameMatches, hostName } from './site-router.ts';
 import { planListeners, type ListenerPlan } from './site-runtime.ts';
@@ -20,6 +21,8 @@ export interface GatewayServersOptions {
   inspector: Inspector;
   onEvent: OnGatewayEvent;
   workerTag?: string;
+  /** Shared state and lookups (cluster-wide in a worker); default: one process's own. */
+  services?: WorkerServices;
 }
 
 /**
@@ -39,6 +42,7 @@ export class GatewayServers {
       draining: false,
       workerTag: options.workerTag,
       tunnels: new Set(),
+      services: options.services ?? createLocalServices(),
     };
   }
 

@@ -12,6 +12,7 @@ import type { GatewayEvent, Inspector, OnGatewayEvent } from './inspector.ts';
 import { chooseSite } from './site-router.ts';
 import type { SiteRuntime } from './site-runtime.ts';
 import type { Upstream } from './upstream-pool.ts';
+import type { WorkerServices } from './services.ts';
 import { announcesNoBody, readBodyHead } from './body-head.ts';
 
 export interface ProxyContext {
@@ -24,6 +25,8 @@ export interface ProxyContext {
   workerTag: string | undefined;
   /** Upgraded (WebSocket) client sockets, so a drain can wait for them. */
   tunnels: Set<Duplex>;
+  /** Timed lists, CC / 404 counts, geo-IP, spider DNS, the event outlet (services.ts). */
+  services: WorkerServices;
 }
 
 const idempotent = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);

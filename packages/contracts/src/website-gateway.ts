@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseAddressEntry } from './ip-address.ts';
-import { websiteResponseSchema } from './website.ts';
+import { websiteResponseSchema, websiteSettingsSchema } from './website.ts';
+import { websiteAuthorEntrySchema, websiteInterceptEntrySchema } from './website-lists.ts';
 
 /*
  * The website gateway's desired state (issue 6): which sites it fronts, where it listens, where it
@@ -73,6 +74,85 @@ export const gatewayTimeoutsSchema = z.object({
   upstream_response_ms: z.number().int().min(100).default(60_000),
 });
 
+/*
+ * The engine's policy (issue 6, second part). The settings groups are module-wide (the spec's tabs
+ * carry no site), so one policy serves every site; each site keeps its own block mode and response
+ * above, and its own CC / 404 counters in the gateway. The console writes it into the same file as
+ * the sites, so one reload swaps both at once.
+ */
+
+/** The two lists of addresses with an end time, as the gateway starts with them. */
+export const gatewayTimedListsSchema = z.object({
+  intercepted: z.array(websiteInterceptEntrySchema).max(200_000).default([]),
+  authorized: z.array(websiteAuthorEntrySchema).max(200_000).default([]),
+});
+export type GatewayTimedLists = z.infer<typeof gatewayTimedListsSchema>;
+
+export const gatewayPolicySchema = z.object({
+  /** Every settings group as stored (the authorization password only as its scrypt hash). */
+  settings: websiteSettingsSchema,
+  /** The system's super whitelist, entries active now (addresses, CIDRs, ranges). */
+  super_whitelist: z.array(z.string().max(100)).max(200_000).default([]),
+  /** Common areas (system settings) for `common:<id>` in area lists. */
+  common_areas: z.array(z.object({ id: z.number().int(), members: z.array(z.string().max(16)).max(400) })).max(10_000).default([]),
+  /** Key of the CC human-verification pass cookie and the authorization page's form token (hex, 32 bytes). */
+  cookie_secret: z.string().regex(/^[0-9a-f]{64}$/, 'cookie_secret must be 64 hex digits'),
+  timed: gatewayTimedListsSchema.default({ intercepted: [], authorized: [] }),
+});
+export type GatewayPolicy = z.infer<typeof gatewayPolicySchema>;
+
+/**
+ * One thing the gateway did that the console must know: a blocked, recorded or challenged request
+ * (with its snapshot when snapshots are on), or an address it put on one of its timed lists by
+ * itself (CC strict, 404 scan, fake spider) or let in by the authorization password. The primary
+ * buffers them; the console drains them over the admin socket (`events`) into the event store, the
+ * photo log and its own copy of the timed lists.
+ */
+export const gatewayEventSchema = z.object({
+  type: z.enum(['block', 'record', 'challenge', 'intercept', 'authorize']),
+  site_id: z.string().max(64),
+  /** Shown on the detailed block page, so a visitor's report can be found. */
+  incident_id: z.string().max(64),
+  at: z.number().int(),
+  client_ip: z.string().max(64),
+  method: z.string().max(32),
+  /** The raw request target, cut at 4096 characters. */
+  target: z.string().max(4096),
+  host: z.string().max(300),
+  /** Which settings group or detector decided, e.g. 'lists.ip_black', 'sqli.tautology', 'protect.cc'. */
+  rule: z.string().max(120),
+  /** The attack kind, or 'policy' for a settings group. */
+  kind: z.string().max(40),
+  location: z.string().max(20).optional(),
+  name: z.string().max(200).optional(),
+  evidence: z.string().max(200).optional(),
+  /** The client's area (country or CN-xx) when known. */
+  area: z.string().max(16).nullable().default(null),
+  /** The alert settings (area, methods) say this one is to be sent as an alert. */
+  alert: z.boolean().default(false),
+  /** The request as seen, cut at the snapshot size limit; absent when snapshots are off. */
+  snapshot: z.object({ headers: z.string().max(16_384), body: z.string().max(1_000_000) }).optional(),
+  /** For `intercept`: the entry added to the interception list. */
+  intercept: websiteInterceptEntrySchema.optional(),
+  /** For `authorize`: the entry added to the authorization list. */
+  author: websiteAuthorEntrySchema.optional(),
+});
+export type GatewayEventRecord = z.infer<typeof gatewayEventSchema>;
+
+/** Answer of the admin command `events`: what was buffered (oldest first, at most 1000) and how many were lost to a full buffer. */
+export const gatewayEventDrainSchema = z.object({ ok: z.literal(true), events: z.array(gatewayEventSchema), dropped: z.number().int(), more: z.boolean() });
+export type GatewayEventDrain = z.infer<typeof gatewayEventDrainSchema>;
+
+/**
+ * Admin command `timed <json>`: a change of a timed list made in the console (by hand), applied
+ * by the running gateway at once without a reload. `add` replaces an address's entry.
+ */
+export const gatewayTimedCommandSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), list: z.enum(['intercepted', 'authorized']), entries: z.array(z.union([websiteInterceptEntrySchema, websiteAuthorEntrySchema])).min(1).max(10_000) }),
+  z.object({ op: z.literal('remove'), list: z.enum(['intercepted', 'authorized']), ips: z.array(z.string().max(64)).min(1).max(10_000) }),
+]);
+export type GatewayTimedCommand = z.infer<typeof gatewayTimedCommandSchema>;
+
 export const gatewayConfigSchema = z
   .object({
     /** Worker processes; 0 or absent = one per core. */
@@ -81,6 +161,8 @@ export const gatewayConfigSchema = z
     /** A failing upstream is skipped for this long (passive health). */
     upstream_fail_ms: z.number().int().min(0).default(10_000),
     sites: z.array(gatewaySiteSchema).default([]),
+    /** Absent: attack detection only, with each site's block mode (the settings groups' defaults do not apply). */
+    policy: gatewayPolicySchema.optional(),
   })
   .superRefine((config, ctx) => {
     const ids = new Set<string>();
