@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { websiteDiscoverySchema } from '@rampart/contracts';
 import { websiteHandlers } from '../src/website/website-handlers.ts';
 
-/* The agent's discovery call over the gateway's parsers, fed the gateway's recorded `nginx -T` and `apachectl -S` output. */
+/* The agent's discovery call over @rampart/web-discovery's parsers, fed its recorded `nginx -T` and `apachectl -S` output. */
 
-const fixtures = join(import.meta.dirname, '..', '..', 'gateway', 'tests', 'fixtures');
+const fixtures = join(import.meta.dirname, '..', '..', '..', 'packages', 'web-discovery', 'tests', 'fixtures');
 
 describe('website.discover', () => {
   it('offers the nginx and Apache sites with a listener, a source and an origin hint', async () => {

@@ -6,6 +6,3 @@ export { GatewayServers } from './gateway-servers.ts';
 export { GatewayPrimary, type ReloadResult } from './primary.ts';
 export { adminCommand } from './admin-socket.ts';
 export { passInspector, type Inspector, type GatewayEvent, type OnGatewayEvent } from './inspector.ts';
-export { parseNginxDump, type NginxSite } from './discovery/nginx-dump.ts';
-export { parseApacheVhosts, type ApacheVhost } from './discovery/apache-vhosts.ts';
-export { discoverLocalSites, type CandidateSite } from './discovery/discover.ts';

@@ -1,17 +1,13 @@
 import { isIpAddress, isUpstreamUrl, type WebsiteDiscoveredSite } from '@rampart/contracts';
+import { discoverLocalSites } from '@rampart/web-discovery';
 
 export interface DiscoveryCommands {
   nginx?: { command: string; args: string[] };
   apache?: { command: string; args: string[] };
 }
 
-/**
- * The local nginx and Apache sites, offered for protection. The parsers are the gateway's
- * (apps/gateway/src/discovery: `nginx -T`, `apachectl -S`). Loaded on first use: the package also
- * holds the proxy and the engine, which the root agent has no reason to keep in memory otherwise.
- */
+/** The local nginx and Apache sites, offered for protection (@rampart/web-discovery: `nginx -T`, `apachectl -S`). */
 export async function discoveredSites(commands: DiscoveryCommands = {}): Promise<WebsiteDiscoveredSite[]> {
-  const { discoverLocalSites } = await import('@rampart/gateway');
   const found = await discoverLocalSites(commands);
   return found.map((site) => {
     const first = site.listen[0];

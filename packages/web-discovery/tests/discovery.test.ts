@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apacheCandidates, discoverLocalSites, nginxCandidates } from '../src/discovery/discover.ts';
-import { parseApacheVhosts } from '../src/discovery/apache-vhosts.ts';
-import { globMatches } from '../src/discovery/nginx-config.ts';
-import { parseNginxDump, parseNginxListen } from '../src/discovery/nginx-dump.ts';
+import { apacheCandidates, discoverLocalSites, nginxCandidates } from '../src/discover.ts';
+import { parseApacheVhosts } from '../src/apache-vhosts.ts';
+import { globMatches } from '../src/nginx-config.ts';
+import { parseNginxDump, parseNginxListen } from '../src/nginx-dump.ts';
 
 // Golden outputs, produced by the real Debian nginx 1.22 (`nginx -T -c`) and apache2 2.4 (`apache2 -S -f`).
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
