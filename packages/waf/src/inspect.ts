@@ -1,6 +1,7 @@
 import { decodedVariants, defaultVariantLimits, type VariantLimits } from './decode/variants.ts';
 import { detectors as registry, type DetectorEntry } from './detect/index.ts';
 import { bodyInputs, defaultInputLimits, headerInputs, requestLineInputs, type InputLimits } from './inputs.ts';
+import { protocolHits, viewOf, type RequestView } from './protocol/index.ts';
 import type { AttackKind, BlockMode, Decision, DetectorHit, RequestInput, WafRequest } from './types.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface InspectOptions {
   limits?: Partial<InputLimits & VariantLimits & { maxValueLength: number }>;
   /** The detectors to run (tests swap them); the registry when omitted. */
   detectors?: readonly DetectorEntry[];
+  /** Run the request-level checks (`src/protocol`); on unless false. */
+  protocol?: boolean;
 }
 
 export type Phase = 1 | 2 | 3;
@@ -25,6 +28,9 @@ export type Phase = 1 | 2 | 3;
 interface ResolvedOptions {
   mode: BlockMode;
   entries: readonly DetectorEntry[];
+  /** The enabled kinds, null for all. */
+  kinds: ReadonlySet<AttackKind> | null;
+  protocol: boolean;
   inputLimits: InputLimits;
   variantLimits: VariantLimits;
   maxValueLength: number;
@@ -40,6 +46,8 @@ function resolve(options: InspectOptions): ResolvedOptions {
   return {
     mode: options.mode,
     entries: kinds ? entries.filter((e) => kinds.has(e.kind)) : entries,
+    kinds,
+    protocol: options.protocol !== false,
     inputLimits: { ...defaultInputLimits, ...pick(limits, ['maxInputs', 'maxBodyBytes', 'maxFileHead', 'maxJsonDepth']) },
     variantLimits: { ...defaultVariantLimits, ...pick(limits, ['maxVariants', 'maxDepth']) },
     maxValueLength: limits.maxValueLength ?? defaultMaxValueLength,
@@ -116,18 +124,41 @@ function blockDecision(found: Found): Decision {
   };
 }
 
+/**
+ * The request-level checks of a phase (framing, headers, target, multipart structure, session
+ * fixation), after the value detectors: a value's attack is the more telling reason to report.
+ */
+function scanRequest(phase: Phase, view: RequestView, inputs: readonly RequestInput[], options: ResolvedOptions): { blocking: Found | null; first: Found | null } {
+  let first: Found | null = null;
+  for (const hit of protocolHits(phase, view, inputs)) {
+    if (options.kinds && !options.kinds.has(hit.kind)) continue;
+    const found = { hit, input: { location: hit.location, name: hit.name, value: '' } };
+    if (blocks(options.mode, hit)) return { blocking: found, first };
+    first ??= found;
+  }
+  return { blocking: null, first };
+}
+
 /** Inspects the given phases (the gateway can run 1-2 on the head and 3 once the body is read). */
 export function inspectPhases(request: WafRequest, options: InspectOptions, phases: readonly Phase[]): Decision {
   const resolved = resolve(options);
+  const view = resolved.protocol ? viewOf(request) : null;
   let first: Found | null = null;
   let budget = resolved.inputLimits.maxInputs;
   for (const phase of phases) {
-    if (budget <= 0) break;
-    const inputs = phaseInputs(phase, request, resolved.inputLimits).slice(0, budget);
+    // Past the input budget the values go unread, but the request-level checks still run: padding
+    // the query must not hide an obfuscated Transfer-Encoding.
+    if (budget <= 0 && !view) break;
+    const inputs = budget > 0 ? phaseInputs(phase, request, resolved.inputLimits).slice(0, budget) : [];
     budget -= inputs.length;
     const result = scan(inputs, resolved);
     if (result.blocking) return blockDecision(result.blocking);
     first ??= result.first;
+    if (view) {
+      const requestResult = scanRequest(phase, view, inputs, resolved);
+      if (requestResult.blocking) return blockDecision(requestResult.blocking);
+      first ??= requestResult.first;
+    }
   }
   return first ? { action: 'record', rule: first.hit.rule, evidence: first.hit.evidence } : { action: 'pass' };
 }

@@ -11,11 +11,14 @@ import type { WafRequest } from '../src/types.ts';
  * shape that used to be blocked, each beside the attack of the same look that must still be blocked:
  * code and `<script>` in posts, editor HTML with escaped tags, `javascript:void(0)` in a search.
  */
+// Requests as clients send them (a request without a User-Agent is a protocol finding of its own).
+const browser = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const json = (body: unknown): WafRequest => ({
   method: 'POST',
   target: '/api/posts/5523',
   headers: [
     ['Host', 'forum.example.org'],
+    ['User-Agent', browser],
     ['Content-Type', 'application/json; charset=utf-8'],
   ],
   clientIp: '203.0.113.9',
@@ -28,11 +31,12 @@ const form = (fields: Record<string, string>): WafRequest => ({
   target: '/wp-admin/post.php',
   headers: [
     ['Host', 'blog.example.com'],
+    ['User-Agent', browser],
     ['Content-Type', 'application/x-www-form-urlencoded'],
   ],
   body: new TextEncoder().encode(new URLSearchParams(fields).toString()),
 });
-const get = (target: string): WafRequest => ({ ...json(null), method: 'GET', target, headers: [['Host', 'shop.example.com']], body: null });
+const get = (target: string): WafRequest => ({ ...json(null), method: 'GET', target, headers: [['Host', 'shop.example.com'], ['User-Agent', browser]], body: null });
 
 const action = (request: WafRequest, mode: 'loose' | 'strict') => inspect(request, { mode }).action;
 
@@ -78,8 +82,12 @@ const benign: [string, WafRequest][] = [
   ],
 ];
 
-/** Benign shapes strict mode still calls suspicious: loose passes, strict blocks. */
-const suspiciousOnly: [string, WafRequest][] = [
+/**
+ * Benign shapes strict mode used to call suspicious: Markdown code quoted among sentences is shown,
+ * not run, and a `<script>` followed by a sentence cannot run (its content is a syntax error).
+ */
+const suspiciousOnly: [string, WafRequest][] = [];
+const formerlySuspicious: [string, WafRequest][] = [
   [
     'a complete <script> element inside a Markdown fence',
     json({ content: `${prose}\n\n\`\`\`html\n<script src="https://cdn.example.com/lib.min.js" defer></script>\n\`\`\``, content_format: 'markdown' }),
@@ -122,7 +130,11 @@ describe('document context: benign shapes of the legitimate set', () => {
     expect(action(request, 'loose')).not.toBe('block');
     expect(action(request, 'strict')).not.toBe('block');
   });
-  it.each(suspiciousOnly)('passes %s in loose mode, strict blocks it', (_name, request) => {
+  it.each(formerlySuspicious)('passes %s (loose and strict)', (_name, request) => {
+    expect(action(request, 'loose')).not.toBe('block');
+    expect(action(request, 'strict')).not.toBe('block');
+  });
+  it.skipIf(suspiciousOnly.length === 0).each(suspiciousOnly)('passes %s in loose mode, strict blocks it', (_name, request) => {
     expect(action(request, 'loose')).not.toBe('block');
     expect(action(request, 'strict')).toBe('block');
   });
@@ -141,11 +153,14 @@ describe('document context: the detectors alone', () => {
     expect(detectSqliAt(value, 'body')).toBeNull();
     expect(detectSqliAt(value, 'query')?.rule).toBe('sqli.union_select');
     const script = `${prose}\n\n\`\`\`\n<script src="https://cdn.example.com/a.js"></script>\n\`\`\``;
-    expect(detectXssAt(script, 'body')).toMatchObject({ rule: 'xss.script_tag', severity: 1 });
+    expect(detectXssAt(script, 'body')).toBeNull();
     expect(detectXssAt(script, 'query')).toMatchObject({ rule: 'xss.script_tag', severity: 2 });
   });
-  it('keeps <script> named in a single sentence suspicious (strict blocks it)', () => {
-    expect(detectXssAt('Use <script> tags carefully: put them at the end of the body.', 'body')).toMatchObject({ severity: 1 });
+  it('reads <script> followed by a sentence as nothing, and followed by code as an attack', () => {
+    expect(detectXssAt('Use <script> tags carefully: put them at the end of the body.', 'body')).toBeNull();
+    expect(detectXssAt('<script> loading strategy changed', 'query')).toBeNull();
+    expect(detectXssAt('<script> location=name', 'query')).toMatchObject({ severity: 2 });
+    expect(detectXssAt('<script>', 'query')).toMatchObject({ severity: 1 });
   });
   it('gives markup no entity-decoded reading, but entity-only payloads and XML keep it', () => {
     expect(decodedVariants('<p>&lt;script&gt;</p>', 'body')).not.toContain('<p><script></p>');

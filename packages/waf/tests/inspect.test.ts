@@ -3,12 +3,15 @@ import { detectors } from '../src/detect/index.ts';
 import { inspect, inspectPhases, inspectResponseHead } from '../src/inspect.ts';
 import type { Detector, WafRequest } from '../src/types.ts';
 
+/** What every browser sends; without them the request-level checks would record the request. */
+const clientHeaders: [string, string][] = [['Host', 'example.test'], ['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0'], ['Accept', '*/*']];
+
 function get(target: string, headers: [string, string][] = []): WafRequest {
-  return { method: 'GET', target, headers: [['Host', 'example.test'], ...headers], clientIp: '192.0.2.1', body: null, bodyTruncated: false, now: 0 };
+  return { method: 'GET', target, headers: [...clientHeaders, ...headers], clientIp: '192.0.2.1', body: null, bodyTruncated: false, now: 0 };
 }
 
 function post(contentType: string, body: string): WafRequest {
-  return { ...get('/submit'), method: 'POST', headers: [['Host', 'example.test'], ['Content-Type', contentType]], body: new TextEncoder().encode(body) };
+  return { ...get('/submit'), method: 'POST', headers: [...clientHeaders, ['Content-Type', contentType]], body: new TextEncoder().encode(body) };
 }
 
 describe('inspect', () => {

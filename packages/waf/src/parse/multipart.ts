@@ -8,6 +8,10 @@ export interface MultipartPart {
   name: string;
   fileName: string | null;
   contentType: string;
+  /** The raw Content-Disposition value (the protocol checks read its quoting). */
+  disposition: string;
+  /** Content-Transfer-Encoding, '' when absent (RFC 7578 §4.7: deprecated, a filter-evasion trick). */
+  transferEncoding: string;
   /** A text field's value, or the head of a file's content (latin1-preserving for binary). */
   value: string;
 }
@@ -71,12 +75,14 @@ export function parseMultipart(body: string, boundary: string, limits: Multipart
     }
     let disposition = '';
     let contentType = '';
+    let transferEncoding = '';
     for (const line of body.slice(start, headEnd).split(/\r?\n/)) {
       const colon = line.indexOf(':');
       if (colon < 0) continue;
       const name = line.slice(0, colon).trim().toLowerCase();
       if (name === 'content-disposition') disposition = line.slice(colon + 1);
       else if (name === 'content-type') contentType = line.slice(colon + 1).trim();
+      else if (name === 'content-transfer-encoding') transferEncoding = line.slice(colon + 1).trim();
     }
     let content = body.slice(headEnd + sepLength, end);
     if (next >= 0) content = content.replace(/\r?\n$/, '');
@@ -85,6 +91,8 @@ export function parseMultipart(body: string, boundary: string, limits: Multipart
       name: latin1ToUtf8(dispositionParam(disposition, 'name') ?? ''),
       fileName: fileName === null ? null : latin1ToUtf8(fileName),
       contentType,
+      disposition: disposition.trim(),
+      transferEncoding,
       value: fileName === null ? latin1ToUtf8(content) : latin1ToUtf8(content.slice(0, limits.maxFileHead)),
     });
     cursor = next;

@@ -25,9 +25,13 @@ describe('file inclusion detector', () => {
     { value: 'https://[2001:41d0:701:1100::29c8]/gecko.php' },
     { value: 'url:file://etc/services' },
     { value: 'local_file://something' },
+    { value: 'http://trusted.example%2f@evil.example/', rule: 'inclusion.deceptive_url' },
+    { value: 'http://trusted.example%5c:x@evil.example/' },
   ]);
   checkBenign(detectFileInclusion, [
     { value: 'data:image/png;base64,iVBORw0KGgo=' },
+    { value: 'https://user@mail.example/inbox' },
+    { value: 'https://shop.example/search?q=a%2Fb&mail=x@y.example' },
     { value: 'https://example.com/page' },
     { value: 'see https://example.com/docs?' , location: 'body' },
     { value: 'time: 10:30' },
@@ -40,7 +44,10 @@ describe('file inclusion detector', () => {
     expect(detectFileInclusion('https://partner.example/', 'query', 'include')?.severity).toBe(1);
     expect(detectFileInclusion('https://partner.example/', 'query', 'q')).toBeNull();
     expect(detectFileInclusion('https://foo.bar/x.txt', 'query', '_CONF[path]')?.severity).toBe(2);
-    expect(detectFileInclusion('https://foo.bar', 'query', 'mosConfig_absolute_path')?.severity).toBe(1);
+    // A base path the application prepends to its includes: any URL there is inclusion.
+    expect(detectFileInclusion('https://foo.bar', 'query', 'mosConfig_absolute_path')?.severity).toBe(2);
+    expect(detectFileInclusion('https://foo.bar', 'query', '_CONF[path]')?.severity).toBe(2);
+    expect(detectFileInclusion('http://203.0.113.7/', 'body', 'phpbb_root_path')?.severity).toBe(2);
     expect(detectFileInclusion('https://blog.example/post', 'body', 'url')).toBeNull();
   });
   checkRobust(detectFileInclusion);

@@ -34,6 +34,11 @@ describe('LDAP detector', () => {
     { value: 'userPassword:2.5.13.18:=123', rule: 'ldap.extensible_match' },
     { value: 'cn:dn:2.5.13.5:=admin' },
     { value: '(uid=*)', severity: 1 },
+    // Closing the application's filter, then an operator (CRS 921200)
+    { value: 'eb9adbd87d)!(sn=*' },
+    { value: 'admin)(|' },
+    { value: 'val)&(cn=admin' },
+    { value: 'test) ( & ' },
   ]);
   checkBenign(detectLdap, [
     { value: '(see above)(and below)' },
@@ -43,6 +48,10 @@ describe('LDAP detector', () => {
     { value: 'a=b' },
     { value: '*' },
     { value: 'I would like to request the bin with app_id: (]' },
+    // Whole filters an LDAP admin tool posts: Active Directory's bit-mask rule, a SID lookup
+    { value: '(&(objectCategory=computer)(userAccountControl:1.2.840.113556.1.4.803:=8192))' },
+    { value: '(objectSID=S-1-5-21-73586283-152049171-839522115-1111)' },
+    { value: 'Call me (maybe) today' },
   ]);
   checkRobust(detectLdap);
 });

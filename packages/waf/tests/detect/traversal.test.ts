@@ -29,6 +29,12 @@ describe('path traversal detector', () => {
     { value: 'file=/home/www/.ssh/id_rsa' },
     { value: '\\\\::1\\c$\\users\\default\\ntuser.dat', rule: 'traversal.admin_share' },
     { value: 'see ../../../etc/passwd please', location: 'body' },
+    // C-style hex bytes (CRS 930100), home-relative secrets, kernel tunables (930120/930121)
+    { value: '0x5c0x2e./0x5c0x2e./etc', location: 'header' },
+    { value: '0x2e0x2e0x2f0x2e0x2e0x2fetc' },
+    { value: '.ssh/id_rsa', rule: 'traversal.sensitive_file' },
+    { value: '/proc/sys/kernel/randomize_va_space', location: 'header' },
+    { value: '../.history' },
   ]);
   checkBenign(detectPathTraversal, [
     { value: 'C:\\Users\\bob\\Documents\\report.docx' },
@@ -43,6 +49,8 @@ describe('path traversal detector', () => {
     { value: 'price 3.50/kg' },
     { value: 'Résumé – naïve café' },
     { value: 'a/b/./c' },
+    { value: 'mask = 0x2f & flags' },
+    { value: '/get/..', location: 'path', below: 2 },
   ]);
   checkRobust(detectPathTraversal);
 });

@@ -20,6 +20,10 @@ const distinctive = [
   'diskpart', 'fsutil', 'takeown', 'msiexec', 'forfiles', 'cacls', 'htop', 'strace', 'ltrace', 'rmt', 'ansible-pull',
   'ansible-playbook', 'pipx', 'pip', 'npm', 'npx', 'apt-get', 'yum', 'dnf', 'apk', 'gcc', 'cc', 'make', 'git', 'docker',
   'kubectl', 'iptables', 'nft', 'mount', 'umount', 'insmod', 'modprobe', 'ip',
+  // administration and debugging tools CRS 932235/932236 list (reached after a separator)
+  'lastlog', 'lastlogin', 'visudo', 'ssh-copy-id', 'ssh-keygen', 'unxz', 'bsdtar',
+  'aa-disable', 'ansible', 'ansible-config', 'ansible-galaxy', 'ansible-console', 'ansible-doc', 'ansible-inventory',
+  'ansible-vault', 'chef-vault', 'chef-shell', 'chef-run', 'chef-client', 'cscli',
   // powershell cmdlets and aliases
   'iex', 'invoke-expression', 'invoke-webrequest', 'iwr', 'irm', 'invoke-restmethod', 'start-process',
   'get-content', 'get-childitem', 'new-object', 'add-type', 'set-content', 'out-file', 'get-process',
@@ -30,6 +34,8 @@ const english = [
   'last', 'top', 'cut', 'tr', 'dd', 'curl', 'dig', 'fetch', 'rev', 'cp', 'mv', 'mkdir', 'rmdir', 'tee', 'eval',
   'exec', 'source', 'export', 'set', 'unset', 'alias', 'cd', 'timeout', 'su', 'service', 'zip', 'file', 'ftp',
   'host', 'w', 'time', 'nice', 'watch', 'which', 'whereis', 'stat', 'diff', 'strings', 'split',
+  // debuggers and editors: "(gdb) bt" prompts and "vim" in posts need shell-shaped arguments to count
+  'gdb', 'vim', 'irb',
   // windows
   'type', 'dir', 'del', 'copy', 'move', 'ren', 'rename', 'start', 'net', 'reg', 'sc', 'ver', 'call', 'erase',
 ];
@@ -41,6 +47,9 @@ const table = new Map<string, CommandClass>([
 
 /** Standard places binaries live, for resolving /bin/cat and glob names such as /???/c?t. */
 const binDirs = ['/bin/', '/usr/bin/', '/sbin/', '/usr/sbin/', '/usr/local/bin/'];
+
+/** Wrappers no sentence starts with: `strace ifconfig` is a command line even without arguments. */
+export const distinctiveWrappers = new Set(['sudo', 'nohup', 'strace', 'ltrace', 'busybox', 'stdbuf', 'setsid', 'doas']);
 
 /** Commands that run another command given as their arguments: the wrapped one is judged. */
 export const wrappers = new Set(['sudo', 'nohup', 'strace', 'ltrace', 'time', 'env', 'nice', 'xargs', 'exec', 'command', 'builtin', 'busybox', 'timeout', 'stdbuf', 'setsid', 'doas']);
@@ -78,6 +87,8 @@ function resolveGlob(pattern: string): ResolvedCommand | null {
   if (pattern.startsWith('*') && !pattern.includes('/')) return null;
   const candidates = pattern.startsWith('/') ? binDirs : [''];
   for (const [name] of table) {
+    // Hyphenated tool names (ansible-doc, apt-get) are not what globs hide, and `a*c` would match them.
+    if (name.includes('-')) continue;
     for (const dir of candidates) {
       if (globMatch(pattern, dir + name)) return { name, cls: 'distinctive' };
     }

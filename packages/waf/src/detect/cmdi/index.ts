@@ -11,8 +11,9 @@
  * Markdown inline code (`ls`) in a free-text body is only suspicious for the same reason.
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
+import { findBatchStatement } from './batch.ts';
 import { detectCodeExec } from './code-exec.ts';
-import { globMatch, resolveCommand, shellKeywords, wrappers, type ResolvedCommand } from './commands.ts';
+import { distinctiveWrappers, globMatch, resolveCommand, shellKeywords, wrappers, type ResolvedCommand } from './commands.ts';
 import { looksBinary, looksLikeDocument } from '../text-shape.ts';
 import { tokenizeShell, type ShellCommand, type ShellWord } from './tokenize.ts';
 
@@ -20,18 +21,17 @@ import { tokenizeShell, type ShellCommand, type ShellWord } from './tokenize.ts'
 const shellChars = new Set(['%', '<', '[', '!', ';', '|', '&', '\n', '\r', '`', '$', '(', ')', '<', '>', '\\', "'", '"', '{', '*', '?']);
 /** `sh -c …`, `cmd /c …`, `powershell -enc …`: what follows is a command whatever it looks like. */
 const interpreterFlags = new Set(['-c', '/c', '/k', '-e', '-enc', '-encodedcommand', '-command', '-exec', '/r']);
-/**
- * cmd.exe control structures: FOR with a %variable over a set, IF EXIST / DEFINED / ERRORLEVEL or
- * a %variable% comparison. English has "for" and "if" but not "%%G in (" or "if exist x.txt".
- */
-const batchSyntax =
-  /(?:^|[\s&|;(])for\s+(?:\/[a-z]\s+(?:"[^"]{0,80}"\s+)?)?%%?[a-z]\w{0,20}\s+in\s*\(|(?:^|[\s&|;(])if\s+(?:\/i\s+)?(?:not\s+)?(?:exist\s+[\w.:\\/%"]|defined\s+\w|errorlevel\s+\d|"?%[^%\s]{1,30}%"?\s*(?:==|equ\b|neq\b|lss\b|leq\b|gtr\b|geq\b))/i;
 /** Rules whose shapes are evasion or exploitation, not something a post would quote. */
 const evasiveRules = new Set(['cmdi.obfuscated_command', 'cmdi.shellshock', 'cmdi.php_complex_call', 'cmdi.yaml_python_object', 'cmdi.concatenated_call', 'cmdi.vbscript_code']);
 // (php_superglobal and php_code are not here: PHP tutorials quote $_POST['x'] and <?php … all the time.)
 /** Markdown inline code: a backtick pair standing apart from the words around it. */
 const markdownCode = /(?:^|\s)`[^`\n]+`(?:$|[\s.,;:!?)])/;
 const strongSeparators = new Set(['backtick', 'subshell', '&&', '||']);
+/** Separators that end one command and start the next (a backtick or parenthesis may be prose: "Make `x`"). */
+const commandSeparators = new Set([';', '&&', '||', '|', '&']);
+/** Arguments that make the command run the word after them. */
+const execFlags = new Set(['-exec', '-execdir', '-ok']);
+const systemFile = /^(?:\/etc\/|\/proc\/|\/dev\/tcp\/)/;
 const sensitiveArgument = /^(?:\/etc\/|\/proc\/|\/dev\/tcp|\/bin\/|\/tmp\/|c:[\\/]windows|https?:\/\/|ftp:\/\/|[a-z0-9.-]+\.(?:sh|py|pl|ps1|exe|php)$)/i;
 
 export function detectCmdi(value: string, location: InputLocation): DetectorHit | null {
@@ -64,6 +64,9 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
 }
 
 function detectValue(value: string, location: InputLocation): DetectorHit | null {
+  // cmd.exe's FOR and IF need no shell punctuation (`IF EXIST data.xls echo found`).
+  const batch = findBatchStatement(value);
+  if (batch) return hit('cmdi.batch_syntax', value.slice(batch.at), 2);
   let hasShellChars = false;
   for (let i = 0; i < value.length; i++) {
     if (shellChars.has(value[i]!)) {
@@ -77,8 +80,6 @@ function detectValue(value: string, location: InputLocation): DetectorHit | null
     // The fork bomb :(){ :|:& };: and its renamed forms f(){ f|f& }.
     const bomb = /([\w:]{1,20})\s*\(\s*\)\s*\{\s*([\w:]{1,20})\s*\|\s*([\w:]{1,20})\s*&/.exec(value);
     if (bomb && bomb[1] === bomb[2] && bomb[2] === bomb[3]) return hit('cmdi.fork_bomb', bomb[0], 2);
-    const batch = batchSyntax.exec(value);
-    if (batch) return hit('cmdi.batch_syntax', value.slice(batch.index), 2);
     const code = detectCodeExec(value);
     if (code?.severity === 2) return code;
     const shell = detectShell(value, location);
@@ -101,14 +102,16 @@ function detectShell(value: string, location: InputLocation): DetectorHit | null
   let best: DetectorHit | null = null;
   for (let c = 0; c < commands.length; c++) {
     const command = commands[c]!;
-    const found = judge(command, commands[c + 1], location, markdown, pipeCount);
+    // `;top`, `|id`: the value itself opens with a separator, which only an injection does.
+    const leading = c === 0 && (command.separator === ';' || command.separator === '|' || command.separator === '&' || command.separator === '&&' || command.separator === '||');
+    const found = judge(command, commands[c + 1], location, markdown, pipeCount, leading);
     if (found?.severity === 2) return found;
     best ??= found;
   }
   return best;
 }
 
-function judge(command: ShellCommand, following: ShellCommand | undefined, location: InputLocation, markdown: boolean, pipeCount: number): DetectorHit | null {
+function judge(command: ShellCommand, following: ShellCommand | undefined, location: InputLocation, markdown: boolean, pipeCount: number, leading = false): DetectorHit | null {
   const index = commandIndex(command.words);
   if (index < 0) return null;
   const globPath = command.words.find((w) => w.glob && w.text.includes('/') && matchesSensitiveGlob(w.text));
@@ -125,7 +128,9 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   // `q=0.5, gzip` (a header's parameters) looks like an environment prefix; a real one comes with
   // a command that has shell-shaped arguments.
   const assignmentBefore = command.words.slice(0, index).some((w) => w.text.includes('='));
-  const obfuscated = emptyBefore || word.obfuscated || (word.glob && /[*?[]/.test(name)) || args.some((a) => a.obfuscated && sensitiveArgument.test(a.text));
+  // sudo / nohup / strace / time before the command: `ti''me who` hides the wrapper instead.
+  const wrapper = command.words.slice(0, index).find((w) => wrappers.has(w.text.toLowerCase()));
+  const obfuscated = emptyBefore || word.obfuscated || (wrapper?.obfuscated ?? false) || (word.glob && /[*?[]/.test(name)) || args.some((a) => a.obfuscated && sensitiveArgument.test(a.text));
 
   if (obfuscated && (sep !== 'start' || resolved.cls === 'distinctive' || args.length > 0)) {
     return hit('cmdi.obfuscated_command', evidence, 2);
@@ -135,15 +140,37 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
     (args.length > 0 && args.every((a) => isShellArgument(a.text, true)) && args.some((a) => isShellArgument(a.text, false))) ||
     (args.length > 1 && interpreterFlags.has(args[0]!.text.toLowerCase()));
   const anyShaped = args.some((a) => isShellArgument(a.text, true)) || command.redirect;
-  const sensitive = args.some((a) => sensitiveArgument.test(a.text)) || command.redirect;
+  // `find … -exec cat {}`, `xargs -I{} sh`: an argument that runs the next word as a command.
+  const execs = args.some((a, k) => execFlags.has(a.text) && k + 1 < args.length && resolveCommand(args[k + 1]!.text, false) !== null);
+  const sensitive = args.some((a) => sensitiveArgument.test(a.text)) || command.redirect || execs;
   const piped = following?.separator === '|' && following.words.length > 0;
 
+  // `alias a=c${KK}url`, `alias ls-al='ls -al'`: a command renamed, to be run under the new name.
+  if (resolved.name === 'alias' && args.some((a) => aliasesCommand(a.text))) return hit('cmdi.command_alias', evidence, 2);
   if (sep === 'start' || sep === 'close') {
+    // `whoami;…`, `id&&…`: a distinctive command alone, ended by a separator (the injection's own).
+    // (Not `gzip;q=1.0` in a header: parameters after `;` are assignments, and headers are lists.)
+    const next = following?.words[0]?.text ?? '';
+    if (sep === 'start' && location !== 'header' && resolved.cls === 'distinctive' && args.length === 0 && !wrapper && following !== undefined && commandSeparators.has(following.separator) && !next.includes('=')) {
+      return hit('cmdi.command_line', evidence, 2);
+    }
+    // `strace ifconfig`, `nohup who`, `time ifconfig`: a wrapper no sentence opens with, or a
+    // distinctive command under any wrapper, with nothing or shell-shaped arguments after it.
+    if (wrapper && (distinctiveWrappers.has(wrapper.text.toLowerCase()) || resolved.cls === 'distinctive') && (args.length === 0 || shaped)) {
+      return hit('cmdi.command_line', [wrapper.text, evidence].join(' '), 2);
+    }
     // A whole command line: `cat /etc/passwd`, `ls -la /`. Prose like "ls 300 lexus" has words.
-    if (!shaped && !(piped && args.length === 0)) return null;
+    // `ansible-config dump`, `chef-vault -i secret`: a hyphenated tool name is no sentence's first word.
+    if (!shaped && !(piped && args.length === 0) && !(resolved.cls === 'distinctive' && resolved.name.includes('-') && sep === 'start' && args.length > 0)) return null;
     const clear = sensitive || resolved.cls === 'distinctive' && args.length > 0;
     return hit('cmdi.command_line', evidence, clear ? 2 : 1);
   }
+  // `(gdb) p var`, `(lldb) bt`: a lone word in parentheses with the line going on after them is a
+  // prompt or an aside, not a subshell (`x;(whoami)` ends at the parenthesis).
+  // (`(sh)0>$d/tcp/…` goes on with a redirection, which no prose does.)
+  if (sep === 'subshell' && args.length === 0 && following?.separator === 'close' && /^[A-Za-z]/.test(following.words[0]?.text ?? '') && !following.redirect) return null;
+  // <(cat file), >(tee log): only bash writes this; any known command inside it is run.
+  if (sep === 'procsub') return hit('cmdi.command_substitution', evidence, 2);
   if (strongSeparators.has(sep)) {
     if (markdown && sep === 'backtick' && !clearCommand(resolved, args.length, sensitive, shaped)) {
       return hit('cmdi.command_substitution', evidence, 1); // markdown `code` in a post
@@ -156,11 +183,24 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   // ; | & newline
   // A Markdown table ("| id | name | price |") puts single words between pipes: cells, not commands.
   if (sep === '|' && args.length === 0 && pipeCount >= 4) return null;
-  if (resolved.cls === 'distinctive' && ((args.length === 0 && !assignmentBefore) || anyShaped)) return hit('cmdi.chained_command', evidence, 2);
+  // Hyphenated tool names (ansible-config, ssh-copy-id, chef-client) are never words of a sentence.
+  if (resolved.cls === 'distinctive' && ((args.length === 0 && !assignmentBefore) || anyShaped || resolved.name.includes('-'))) return hit('cmdi.chained_command', evidence, 2);
+  if (leading && (args.length === 0 || shaped || sensitive || /^-/.test(args[0]!.text))) return hit('cmdi.chained_command', evidence, 2);
+  // A system file after a line break (`…\ncat /etc/passwd`) is no sentence's second line.
+  if (sep === 'newline' && args.some((a) => systemFile.test(a.text))) return hit('cmdi.chained_command', evidence, 2);
   // English-word commands need every argument shell-shaped: "Set the value to 1 or 2" is prose.
   if (shaped || sensitive) return hit('cmdi.chained_command', evidence, sep === 'newline' && location === 'body' ? 1 : 2);
   if (args.length === 0 && !assignmentBefore && (sep !== 'newline' || location !== 'body')) return hit('cmdi.chained_command', evidence, 1);
   return null;
+}
+
+/** `name=command …` as alias's argument, the value resolving to a known command. */
+function aliasesCommand(arg: string): boolean {
+  const eq = arg.indexOf('=');
+  if (eq <= 0) return false;
+  // (`ls-al='ls -al'` keeps its quote: the tokenizer reads a quote pair spanning a blank as prose.)
+  const first = (arg.slice(eq + 1).trim().split(/\s+/)[0] ?? '').replace(/^['"]/, '');
+  return resolveCommand(first, false) !== null;
 }
 
 /** Files reached through globs (/etc/[p]asswd, /e??/sh*ow): only evasion writes them so. */
@@ -209,6 +249,8 @@ function isShellArgument(arg: string, afterSeparator: boolean): boolean {
   if (afterSeparator && /^\d+$/.test(arg)) return true;
   if (/^\d+(?:[*+/%-]\d+)+$/.test(arg)) return true; // set /a 3482*7301, expr 1 + 1
   if (afterSeparator && /^[a-z0-9-]+(?:\.[a-z0-9-]+){2,}\.?$/i.test(arg)) return true; // host names
+  if (afterSeparator && /^[\w-]+\.[a-z][a-z0-9]{0,4}$/i.test(arg)) return true; // file names: secrets.txt, site.yml
+  if (arg === '{}') return true; // find's placeholder
   return /^\*|^\.\w/.test(arg);
 }
 

@@ -8,7 +8,7 @@
  */
 
 /** What introduced a simple command: a real shell separator, or the start of the value. */
-export type Separator = 'start' | ';' | '|' | '||' | '&' | '&&' | 'newline' | 'backtick' | 'subshell' | 'close';
+export type Separator = 'start' | ';' | '|' | '||' | '&' | '&&' | 'newline' | 'backtick' | 'subshell' | 'procsub' | 'close';
 
 export interface ShellWord {
   text: string;
@@ -91,6 +91,14 @@ export function tokenizeShell(input: string): ShellCommand[] {
     } else if (c === ')') {
       startCommand('close');
       i++;
+    } else if ((c === '<' || c === '>') && next === '(' && input[i + 2] === ')') {
+      // An empty process substitution (pi<()ng) expands to nothing: obfuscation inside a word.
+      obfuscated = true;
+      i += 3;
+    } else if ((c === '<' || c === '>') && next === '(' && !inWord) {
+      // Process substitution, <(cmd) or >(cmd): bash runs the command and hands over a file name.
+      startCommand('procsub');
+      i += 2;
     } else if (c === '<' || c === '>') {
       endWord();
       current.redirect = true;

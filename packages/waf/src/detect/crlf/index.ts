@@ -7,7 +7,9 @@
  * Where (the spec is silent; our choice): query, path, headers and cookies are the values
  * applications copy into response headers. A free-text body (a textarea) is full of
  * "Name: value" lines, so there only a break followed by a response-only header or a status line
- * counts, and only as suspicious.
+ * counts, and only as suspicious — unless the value starts with the break: that is built to end a
+ * line, not typed. A request line after a break is smuggling
+ * (CRS 921110); a blank line and markup is a forged response body (921130).
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
 
@@ -31,21 +33,40 @@ export function detectCrlf(value: string, location: InputLocation): DetectorHit 
   }
 }
 
+/** A request line: what a smuggled second request starts with (CRS 921110). */
+const requestLine = /^(?:get|post|head|put|delete|options|patch|connect|trace|track|propfind|proppatch|mkcol|copy|move|lock|unlock)\s+\S+\s+http\/\d/i;
+/** The start of a response body after a forged blank line (CRS 921130). */
+const markupStart = /^<(?:!doctype|html|head|body|meta|script|title)\b/i;
+
 function detect(value: string, location: InputLocation): DetectorHit | null {
   if (location === 'file_content' || location === 'raw_body' || location === 'xml') return null;
+  // A whole request line as a query or cookie value: the probe for a smuggled request. (Headers are
+  // left out: internal tooling does log request lines into custom headers.)
+  if ((location === 'query' || location === 'cookie') && value.length < 4096 && requestLine.test(value.trim()) && /\shttp\/\d(?:\.\d)?$/i.test(value.trim())) {
+    return hit('crlf.request_smuggling', value, 2);
+  }
   const text = normalizeBreaks(value.length > 16384 ? value.slice(0, 16384) : value);
   if (text === null) return null;
   const lines = text.split(/\r\n|\r|\n/);
-  const freeText = location === 'body';
+  // A textarea is full of "Name: value" lines; but a value that starts with a break is no prose:
+  // it is built to end the line the application writes it into. A request line after a single word
+  // ("aaa\nGET / HTTP/1.1") is built the same way.
+  const freeText = location === 'body' && lines[0]!.trim() !== '';
+  const oneWord = /^\S{0,40}$/.test(lines[0]!);
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!.trimStart();
     if (/^http\/\d(?:\.\d)?\s+\d{3}\b/i.test(line)) return hit('crlf.response_splitting', line, freeText ? 1 : 2);
+    if (requestLine.test(line)) return hit('crlf.request_smuggling', line, freeText && !oneWord ? 1 : 2);
+    if (lines[i - 1]!.trim() === '' && i >= 2 && markupStart.test(line)) return hit('crlf.response_splitting', line, freeText ? 1 : 2);
     const colon = line.indexOf(':');
     if (colon <= 0 || colon > 40) continue;
     const name = line.slice(0, colon).trim().toLowerCase();
     if (!/^[a-z0-9-]+$/.test(name)) continue;
+    // "location:" with nothing after it sets nothing.
+    if (line.slice(colon + 1).trim() === '') continue;
     if (responseHeaders.has(name)) return hit('crlf.header_injection', line, freeText ? 1 : 2);
-    if (!freeText && (name.startsWith('x-') || name.includes('-'))) return hit('crlf.header_injection', line, 1);
+    // Query, cookie and path values are never multi-line: a "Some-Header: value" line there is injected.
+    if (!freeText && (name.startsWith('x-') || name.includes('-'))) return hit('crlf.header_injection', line, location === 'header' ? 1 : 2);
   }
   return null;
 }

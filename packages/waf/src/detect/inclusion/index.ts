@@ -15,6 +15,12 @@ const dangerousWrappers = ['php://', 'expect://', 'phar://', 'zip://', 'compress
 const leadingWrappers = ['file://', 'netdoc:', 'jar:file:', 'jar:http', 'gopher://', 'dict://', 'ldap://', 'tftp://', 'url:file:', 'local_file:'];
 /** Parameter names applications pass to include()/require()/readfile(), whole or as the last part (_CONF[path], mosConfig_absolute_path). */
 const includeNameParts = /(?:^|[_[.])(?:path|file|include|inc|dir|root|template|tpl|page)\]?$/i;
+/**
+ * Names of a base path the application prepends to its own includes (`include $mosConfig_absolute_path
+ * . '/x.php'`): the RFI classics (Mambo, phpBB, Gallery, GeekLog's _CONF[path]). A URL there is an
+ * inclusion whatever it ends with.
+ */
+const basePathNames = /(?:absolute_path|root_path|rootpath|base_?dir|basepath|include_path|appserv_root|_conf\[path\]|\[path\]|_root_dir)$/i;
 /** Parameter names applications pass to include()/require()/readfile(). */
 const includeNames = /^(?:file|filename|page|include|inc|incl|require|template|tpl|path|doc|document|folder|root|pg|style|lang|language|view|layout|mod|module|conf|config|dir|show|nav|load|read|cat|prefix)$/i;
 
@@ -49,6 +55,9 @@ function detect(value: string, location: InputLocation, name?: string): Detector
     return hit('inclusion.null_byte', value.slice(Math.max(0, nul - 40), nul + 20), fileLike ? 2 : 1);
   }
   if (/^(?:https?|ftps?):\/\//.test(lower) && location !== 'header' && location !== 'path') {
+    // "http://trusted.example%2f@evil.example/": an encoded separator before '@' makes the trusted
+    // name userinfo for one URL parser and a host for another (allow-list and redirect bypass).
+    if (/^[a-z]+:\/\/[^/?#@\s]*(?:%2f|%5c|\\)[^/?#\s]*@/.test(lower)) return hit('inclusion.deceptive_url', value.trimStart(), 2);
     return judgeRemoteUrl(lower, value, name);
   }
   return null;
@@ -70,6 +79,7 @@ function judgeRemoteUrl(lower: string, value: string, name?: string): DetectorHi
   // http://evil/shell.txt? : the "?" turns the appended ".php" into a query string.
   if (/\?$|\?\s*$|%3f$/.test(lower)) return hit('inclusion.remote_url', evidence, 2);
   const host = /^[a-z]+:\/\/([^/?#:]+)/.exec(lower)?.[1] ?? '';
+  if (name !== undefined && basePathNames.test(name)) return hit('inclusion.remote_url', evidence, 2);
   if (name !== undefined && (includeNames.test(name) || includeNameParts.test(name))) {
     return hit('inclusion.remote_url', evidence, /\.(?:txt|php\d?|phtml|jpg|gif|png|sh|pl|py)(?:$|[?#])/.test(lower) ? 2 : 1);
   }

@@ -2,10 +2,16 @@
  * Java attacks carried in parameters:
  *  - serialized objects (stream magic AC ED 00 05: hex "aced0005", base64 "rO0AB", raw bytes) and
  *    the gadget classes of ysoserial-style chains, also in JSON (@type) and XStream bodies;
+ *  - Java class names where they are code or the whole value (name-context.ts, class-names.ts), and
+ *    gadget names inside base64 fragments (base64-fragments.ts);
  *  - Log4j JNDI lookups, after resolving the nested lookup obfuscations (lookup.ts).
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
+import { findBase64Gadget } from './base64-fragments.ts';
 import { resolveLookups } from './lookup.ts';
+import { javaNames } from './class-names.ts';
+import { judgeJavaNames } from './name-context.ts';
+import { findSerializedStream } from './serialized.ts';
 
 /** Classes whose presence in a request means a deserialization gadget chain. */
 const gadgetClasses = [
@@ -23,9 +29,17 @@ const gadgetClasses = [
 
 const jndiProtocols = /^\$\{jndi:\s*(ldaps?|rmi|dns|iiop|corba|nds|nis|http|https|cobra)\s*:/;
 
-export function detectJavaDeserialization(value: string, _location: InputLocation): DetectorHit | null {
+export function detectJavaDeserialization(value: string, location: InputLocation, name = ''): DetectorHit | null {
   try {
-    return detectSerialized(value);
+    // An XML body is also read item by item (location 'xml'): its raw text adds only element and
+    // attribute names, which name the document's vocabulary, not a payload (CRS agrees: XML names pass).
+    const xmlRaw = location === 'raw_body' && value.trimStart().startsWith('<');
+    if (xmlRaw) return detectSerialized(value, name, false, true);
+    // Names are read once: the gadget list below only needs a look when a chain has a Java root.
+    // The head of a long value: payloads are short, documents long (and judged suspicious at most).
+    const head = value.length > 16384 ? value.slice(0, 16384) : value;
+    const read = mayNameJava.test(head) ? javaNames(head) : { names: [], rooted: false };
+    return detectSerialized(value, name, true, read.rooted) ?? judgeJavaNames(head, read.names, location) ?? detectBase64Gadget(value, location);
   } catch {
     return null;
   }
@@ -39,22 +53,21 @@ export function detectJndi(value: string, _location: InputLocation): DetectorHit
   }
 }
 
-function detectSerialized(value: string): DetectorHit | null {
-  if (value.length < 8) return null;
-  const trimmed = value.trimStart();
-  if (trimmed.startsWith('rO0AB') || /^ac\s?ed\s?00\s?05/i.test(trimmed)) {
-    return hit('java_deserialization', 'java.serialized_object', trimmed, 2);
+/**
+ * One pass before the chain reader: a Java root package or a gadget or exec word somewhere (prose,
+ * URLs and ids, most of the traffic, have none of them).
+ */
+const mayNameJava = /(?:java|javax|jdk|sun|com|org|ognl|bsh|groovy|class)\.|runtime|processbuilder|transformer|closure|factory|impl\b|classloader|scriptengine|xmldecoder/i;
+
+function detectSerialized(value: string, name: string, streams: boolean, rooted: boolean): DetectorHit | null {
+  const stream = streams ? findSerializedStream(value, name) : null;
+  if (stream) {
+    // JSF keeps its view state serialized in the page when the application says so: an unsigned
+    // ViewState is still the attack surface, but the application sent it; suspicious only.
+    return hit('java_deserialization', stream.rule, value.slice(stream.at), stream.expectedThere ? 1 : 2);
   }
-  if (value.charCodeAt(0) === 0xac && value.charCodeAt(1) === 0xed && value.charCodeAt(2) === 0 && value.charCodeAt(3) === 5) {
-    return hit('java_deserialization', 'java.serialized_object', 'AC ED 00 05 …', 2);
-  }
-  for (const marker of ['rO0AB', 'aced0005', 'ACED0005']) {
-    const at = value.indexOf(marker);
-    // Inside a longer value: a cookie or field that carries a serialized blob after a prefix.
-    if (at > 0 && /[\s"'=:,;(]$/.test(value[at - 1]!)) return hit('java_deserialization', 'java.serialized_object', value.slice(at), 2);
-  }
-  // Gadget names need a dot-separated package: cheap pre-filter on "org." / "java." / "com." etc.
-  if (!/(?:org|com|java|javax|sun|bsh|groovy|ysoserial)\./i.test(value) && !/ysoserial/i.test(value)) return null;
+  // Gadget names need a dot-separated Java package (javaNames saw one) or ysoserial's name.
+  if (!rooted && !/ysoserial/i.test(value)) return null;
   const lower = value.length > 65536 ? value.slice(0, 65536).toLowerCase() : value.toLowerCase();
   for (const cls of gadgetClasses) {
     const at = lower.indexOf(cls);
@@ -69,6 +82,15 @@ function detectSerialized(value: string): DetectorHit | null {
     }
   }
   return null;
+}
+
+function detectBase64Gadget(value: string, location: InputLocation): DetectorHit | null {
+  // Uploaded files are binary more often than not: base64-looking runs there are chance.
+  if (location === 'file_content' || value.length < 8) return null;
+  const found = findBase64Gadget(value);
+  if (!found) return null;
+  // Base64 of readable text is a config or a post mentioning the name; beside binary it is a stream.
+  return hit('java_deserialization', 'java.base64_gadget', found.run, found.readable ? 1 : 2);
 }
 
 function detectLookup(value: string): DetectorHit | null {

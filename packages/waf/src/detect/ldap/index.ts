@@ -21,13 +21,19 @@ export function detectLdap(value: string, location: InputLocation): DetectorHit 
 }
 
 function detect(value: string): DetectorHit | null {
-  if (!value.includes('=') && !value.includes(')(')) return null;
+  if (!value.includes('=') && !value.includes(')')) return null;
   const text = value.length > 4096 ? value.slice(0, 4096) : value;
   // "admin)(&)": close the filter and append the absolute-true filter (RFC 4526).
   const absolute = text.search(/\)\s*\(\s*[&|]\s*\)/);
   if (absolute >= 0) return hit('ldap.filter_injection', text, 2);
+  // Closing the application's filter and opening an operator: "x)(|", "x)&(cn=", "*)!(sn=*" (CRS 921200).
+  const opened = /\)\s*(?:\(\s*[&|!]|[&|!]\s*\(\s*[a-z][a-z0-9-]*\s*[~<>]?=)/i.exec(text);
+  if (opened && !/^\s*\(/.test(text)) return hit('ldap.filter_injection', text, 2);
+  const wholeFilter = balancedFilter(text);
   const ext = text.includes(':=') && /[a-z][a-z0-9-]*(?::dn)?:\d+(?:\.\d+){2,}:=/i.exec(text);
-  if (ext) return hit('ldap.extensible_match', text.slice(ext.index), 2);
+  // Active Directory's bit-mask rules (1.2.840.113556.1.4.803/804/1941) inside a whole, well-formed
+  // filter: what an LDAP admin tool posts. Elsewhere an extensible match is an attack's probe.
+  if (ext && !(wholeFilter && /:1\.2\.840\.113556\.1\.4\.(?:803|804|1941):=/.test(ext[0]))) return hit('ldap.extensible_match', text.slice(ext.index), 2);
   if (!text.includes('(')) return null;
 
   let items = 0;
@@ -45,11 +51,28 @@ function detect(value: string): DetectorHit | null {
     }
   }
   if (items === 0) return null;
+  // A complete, balanced filter without negation or wildcards is a search someone wrote: its sibling
+  // items follow a ')' naturally, which is not a breakout here.
+  if (wholeFilter && !/[!*]/.test(text)) return null;
   if (operators > 0 && (items >= 1 || breakout)) return hit('ldap.filter_injection', text, 2);
   if (breakout) return hit('ldap.filter_injection', text, 2);
   // A single "(attr=value)": could be documentation of a search; suspicious only if it is the whole value.
   if (items === 1 && /^\s*\*?\)?\s*\(/.test(text)) return hit('ldap.filter_injection', text, 1);
   return null;
+}
+
+/** The value is one or more parenthesised filters, nothing outside them, parentheses balanced. */
+function balancedFilter(text: string): boolean {
+  const t = text.trim();
+  if (!t.startsWith('(') || !t.endsWith(')')) return false;
+  let depth = 0;
+  for (const c of t) {
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (--depth < 0) return false;
+    } else if (depth === 0 && c !== ' ' && c !== '\t') return false;
+  }
+  return depth === 0;
 }
 
 function hit(rule: string, evidence: string, severity: 1 | 2): DetectorHit {

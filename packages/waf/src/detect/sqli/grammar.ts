@@ -34,7 +34,7 @@ const sqlSchemas = new Set(['master', 'dbo', 'sys', 'pg_catalog', 'mysql', 'info
 /** Words SQL uses as functions although they are keywords (`if(`, `left(`, `replace(`, …). */
 const keywordFunctions = new Set(['glob', 'similar', 'if', 'left', 'right', 'replace', 'insert', 'database', 'user', 'schema', 'mod', 'binary', 'values', 'char', 'time', 'exists', 'default', 'interval', 'collate']);
 
-const comparisonOperators = new Set(['=', '==', '<>', '!=', '<', '>', '<=', '>=', '<=>', '!<', '!>']);
+const comparisonOperators = new Set(['=', '==', '<>', '!=', '<', '>', '<=', '>=', '<=>', '!<', '!>', '<@', '@>', '?', '?|', '?&']);
 const comparisonKeywords = new Set(['like', 'rlike', 'regexp', 'is', 'in', 'between', 'sounds', 'glob', 'ilike', 'similar']);
 /** Postfix tests (SQLite, PostgreSQL): `email notnull`. */
 const postfixComparisons = new Set(['notnull', 'isnull']);
@@ -82,6 +82,8 @@ export class SqlReader {
       if (operand < 0) return operands === 0 ? null : info;
       operands++;
       pos = operand;
+      // PostgreSQL casts: `'{}'::jsonb`, `x::double precision`.
+      while (this.is(pos, 'operator', '::') && (this.is(pos + 1, 'word') || this.is(pos + 1, 'keyword'))) pos += this.is(pos + 2, 'word', 'precision') ? 3 : 2;
       while (this.isKeyword(pos, ...postfixComparisons)) {
         info.comparison = true;
         pos++;

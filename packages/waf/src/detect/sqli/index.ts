@@ -1,5 +1,6 @@
 import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { codeSpans, looksLikeDocument, spanAt, type CodeSpan } from '../text-shape.ts';
+import { sqlFragment } from './fragments.ts';
 import { SqlReader } from './grammar.ts';
 import { stackedStatement } from './statements.ts';
 import { tokenizeSql, type TokenStream } from './tokenize.ts';
@@ -33,7 +34,7 @@ function cannotBeSql(value: string): boolean {
 }
 
 /** Statement words that make a value worth tokenizing even without SQL punctuation. */
-const statementWords = ['union', 'select', 'insert', 'update', 'delete', 'drop', 'exec', 'declare', 'create', 'alter', 'truncate', 'shutdown', 'grant', 'waitfor', 'load'];
+const statementWords = ['union', 'select', 'insert', 'update', 'delete', 'drop', 'exec', 'declare', 'create', 'alter', 'truncate', 'shutdown', 'grant', 'waitfor', 'load', 'information_schema'];
 
 /**
  * A cheap first look: SQL that can hurt needs a quote, a parenthesis, a `;`, a comment, a leading
@@ -47,7 +48,10 @@ function worthTokenizing(value: string): boolean {
   const first = value.trimStart()[0];
   if (first !== undefined && ((first >= '0' && first <= '9') || first === ')' || first === '-')) return true;
   const lower = value.toLowerCase();
-  return statementWords.some((w) => lower.includes(w));
+  if (statementWords.some((w) => lower.includes(w))) return true;
+  // `HAVING 1=1`, `AND 2771=1709)`, `|| x == 1` opening the value (prose has these words elsewhere).
+  const head = lower.trimStart();
+  return head.startsWith('having ') || head.startsWith('and ') || head.startsWith('or ') || head.startsWith('xor ') || head.startsWith('&&') || head.startsWith('||');
 }
 
 function skipRparens(r: SqlReader, i: number): number {
@@ -72,8 +76,23 @@ function unionSelect(r: SqlReader, i: number, stream: TokenStream, afterBreakout
   if (!r.isKeyword(s, 'select')) return null;
   const sel = r.select(s);
   if (sel && (r.isTerminator(sel.end) || r.is(sel.end, 'rparen') || r.is(sel.end, 'string'))) return { rule: 'sqli.union_select', severity: 2, at: i };
-  if (r.isTerminator(s + 1)) return { rule: 'sqli.union_select', severity: afterBreakout || stream.executableComments || stream.inlineComments ? 2 : 1, at: i };
+  const deliberate = afterBreakout || stream.executableComments || stream.inlineComments || stream.mixedCase;
+  if (r.isTerminator(s + 1)) return { rule: 'sqli.union_select', severity: deliberate ? 2 : 1, at: i };
+  // `'union select/`: a probe cut after the keyword pair, only punctuation left.
+  if (afterBreakout && r.tokens.slice(s + 1).every((t) => t.type === 'operator' || t.type === 'other' || t.type === 'comment')) return { rule: 'sqli.union_select', severity: 2, at: i };
   return null;
+}
+
+/**
+ * `'UNION A`, `' union/`: the value opens by closing an empty literal and goes straight to UNION,
+ * then stops (punctuation, or a word of one to three letters: the probe's cut). `'Union Square` is
+ * a longer word; `'union' said…` keeps a quote after the word and is no breakout into UNION.
+ */
+function unionProbe(r: SqlReader, i: number): Finding | null {
+  if (i !== 1 || r.at(0)!.text.length !== 2 || !r.isKeyword(i, 'union')) return null;
+  const rest = r.tokens.slice(i + 1);
+  const cut = rest.every((t) => t.type === 'operator' || t.type === 'other') || (rest.length === 1 && rest[0]!.type === 'word' && rest[0]!.text.length <= 3);
+  return cut ? { rule: 'sqli.union_select', severity: 2, at: i } : null;
 }
 
 /** What follows the closed literal at `i`. */
@@ -96,6 +115,12 @@ function commentCutsQuery(r: SqlReader, text: string, at: number, breakout: numb
   return atEnd || shortToken;
 }
 
+/** The literal the value closed is empty or one short token without blanks (`'`, `a'`, `foo\\'`). */
+function shortLiteral(r: SqlReader, breakout: number): boolean {
+  const literal = r.at(breakout - 1);
+  return literal !== undefined && literal.text.length <= 34 && !/\s/.test(literal.text);
+}
+
 function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: boolean, text: string): Finding | null {
   const pos = skipRparens(r, i);
   const t = r.at(pos);
@@ -106,11 +131,17 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
   }
   if (r.isLogical(pos)) {
     const e = r.expression(pos + 1);
+    // `test' or 1=`, `'or 12356789<`: the condition cut after its operator, the query's own text to follow.
+    const last = r.tokens[r.tokens.length - 1]!;
+    if (e && quoted && shortLiteral(r, i) && e.end === r.tokens.length - 1 && last.type === 'operator' && !['~', '!'].includes(last.text)) return { rule: 'sqli.boolean', severity: 2, at: pos };
     if (e && endsCleanly(r, e.end)) {
       if (e.dangerous) return { rule: 'sqli.blind_function', severity: 2, at: pos };
       if (e.comparison || e.call || e.subquery) return { rule: 'sqli.boolean', severity: 2, at: pos };
       // `' or 1--`, `9999 or /*+hint*/ true`: a bare literal is a condition when comments frame it.
       if (e.literal && (r.is(skipRparens(r, e.end), 'comment') || stream.inlineComments)) return { rule: 'sqli.boolean', severity: 2, at: pos };
+      // `a'or'a`, `'||true`, `'''or 1`: a literal closed right away (a short token, no blanks) and
+      // a bare literal as the whole condition — the tautology without the `=`.
+      if (e.literal && quoted && shortLiteral(r, i) && r.at(e.end) === undefined && (r.isKeyword(pos, 'or', 'xor') || r.is(pos, 'operator', '||'))) return { rule: 'sqli.boolean', severity: 2, at: pos };
     }
     return null;
   }
@@ -118,7 +149,7 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
     const statement = stackedStatement(r, pos + 1);
     return statement ? { rule: 'sqli.stacked_query', severity: 2, at: pos } : null;
   }
-  if (r.isKeyword(pos, 'union')) return unionSelect(r, pos, stream, true);
+  if (r.isKeyword(pos, 'union')) return unionSelect(r, pos, stream, true) ?? (quoted ? unionProbe(r, pos) : null);
   // MSSQL runs a second statement without `;`: `'waitfor delay '0:0:5'--`, `' exec xp_cmdshell …`.
   if (r.isKeyword(pos, 'waitfor', 'exec', 'execute', 'declare', 'shutdown', 'drop', 'insert', 'update', 'delete') && stackedStatement(r, pos)) {
     return { rule: 'sqli.stacked_query', severity: 2, at: pos };
@@ -199,10 +230,13 @@ function dangerousCall(r: SqlReader, k: number): Finding | null {
 }
 
 /** A whole statement as the value (`SELECT * FROM users`): code in a post, or a raw query. */
-function wholeStatement(r: SqlReader): Finding | null {
+function wholeStatement(r: SqlReader, stream: TokenStream): Finding | null {
   const statement = stackedStatement(r, 0);
   // Only the data statements and DDL: `call fails`, `grant Olson`, `truncate a file` are prose.
-  return statement && wholeStatements.has(statement) ? { rule: 'sqli.statement', severity: 1, at: 0 } : null;
+  if (!statement || !wholeStatements.has(statement)) return null;
+  // `SELECT /*!32302 1/0, */ 1 FROM t`, `sElEcT … FrOm`: MySQL's version comments and alternating
+  // case are written to slip past filters; nobody shows or runs a query written so.
+  return { rule: 'sqli.statement', severity: stream.executableComments || stream.mixedCase ? 2 : 1, at: 0 };
 }
 
 const wholeStatements = new Set(['select', 'insert', 'update', 'delete', 'drop', 'create', 'alter', 'declare', 'waitfor', 'load data']);
@@ -225,9 +259,30 @@ interface Reading {
   /** Token index after the closed literal, or -1 when the value does not leave it. */
   breakout: number;
   quoted: boolean;
+  /** Only the fragment shapes are read (a reading made for them). */
+  fragmentsOnly?: boolean;
 }
 
+/** Typographic quotes some stacks fold to `'` (a collation or a "smart quotes" normaliser): `1’ OR ’1’=’1`. */
+const foldedQuote = /[\u2018\u2019\u201b\u02bc\uff07]/;
+const foldedQuotes = /[\u2018\u2019\u201b\u02bc\uff07]/g;
+
 function readings(value: string): Reading[] {
+  const out = readingsOf(value);
+  // Read the folded value too, only its quoted readings (a prose apostrophe folded is still prose:
+  // the grammar decides). Only short values: the probes are short, and prose set with typographic
+  // apostrophes is long (two more tokenizations of every post would cost more than they find).
+  if (value.length <= 256 && foldedQuote.test(value)) out.push(...readingsOf(value.replace(foldedQuotes, "'")).filter((r) => r.quoted));
+  // A value opening with a backtick may continue an identifier the application quoted
+  // (`` ` AS `x` FROM``): read after an opening backtick, for the fragment shapes only.
+  if (value.trimStart().startsWith('`')) {
+    const text = '`' + value;
+    out.push({ text, offset: 1, stream: tokenizeSql(text, maxTokens), breakout: -1, quoted: false, fragmentsOnly: true });
+  }
+  return out;
+}
+
+function readingsOf(value: string): Reading[] {
   const out: Reading[] = [];
   const backslashModes = value.includes('\\') ? [true, false] : [true];
   // Quoted contexts: the value continues a '…' or "…" literal the application opened.
@@ -268,8 +323,28 @@ function shownAsCode(f: Finding, reading: Reading, doc: DocumentContext): boolea
   return spanAt(doc.spans, at) !== null;
 }
 
+/**
+ * A system catalog named alone (`INFORMATION_SCHEMA`, `pg_catalog`, `msdb`): what a scanner probes
+ * with, and what a DBA might type in a search — suspicious. Dotted into one of its tables
+ * (`information_schema.tables`, `mysql.user`) it is the read itself.
+ */
+const probedCatalogs = new Set(['information_schema', 'pg_catalog', 'sysobjects', 'syscolumns', 'sysdatabases', 'msysaccessobjects', 'msysobjects', 'sqlite_master', 'sqlite_schema', 'pg_shadow', 'tempdb', 'msdb', 'schema_name', 'table_schema']);
+
+function catalogName(value: string): DetectorHit | null {
+  if (value.length > 48) return null;
+  const name = value.trim().toLowerCase();
+  if (probedCatalogs.has(name)) return { kind: 'sqli', rule: 'sqli.catalog', severity: 1, evidence: value.slice(0, 120) };
+  const dot = name.indexOf('.');
+  if (dot > 0 && (catalogs.has(name.slice(0, dot)) || name.startsWith('mysql.')) && catalogTables.has(name.slice(dot + 1))) {
+    return { kind: 'sqli', rule: 'sqli.catalog', severity: name.startsWith('mysql.') ? 1 : 2, evidence: value.slice(0, 120) };
+  }
+  return null;
+}
+
 export function detectSqliAt(value: string, location: InputLocation): DetectorHit | null {
-  if (value.length < 2 || cannotBeSql(value) || !worthTokenizing(value)) return null;
+  if (value.length < 2) return null;
+  if (cannotBeSql(value)) return catalogName(value);
+  if (!worthTokenizing(value)) return null;
   let suspicious: DetectorHit | null = null;
   let doc: DocumentContext | null | undefined;
   const documentOf = (): DocumentContext | null => {
@@ -278,11 +353,14 @@ export function detectSqliAt(value: string, location: InputLocation): DetectorHi
   };
   for (const reading of readings(value)) {
     const r = new SqlReader(reading.stream.tokens);
-    const findings: [Finding | null, boolean][] = [
-      [reading.breakout >= 0 ? breakoutTail(r, reading.breakout, reading.stream, reading.quoted, reading.text) : null, true],
-      [anywhere(r, reading.stream), false],
-      [reading.quoted ? null : wholeStatement(r), false],
-    ];
+    const findings: [Finding | null, boolean][] = reading.fragmentsOnly
+      ? [[sqlFragment(r), false]]
+      : [
+          [reading.breakout >= 0 ? breakoutTail(r, reading.breakout, reading.stream, reading.quoted, reading.text) : null, true],
+          [anywhere(r, reading.stream), false],
+          [reading.quoted ? null : wholeStatement(r, reading.stream), false],
+          [sqlFragment(r), false],
+        ];
     for (const [f, atBreakout] of findings) {
       if (!f) continue;
       const context = atBreakout ? null : documentOf();
@@ -300,4 +378,17 @@ export function detectSqliValue(value: string): DetectorHit | null {
   return detectSqliAt(value, 'query');
 }
 
-export const detectSqli: Detector = (value: string, location: InputLocation) => detectSqliAt(value, location);
+/**
+ * `pay=;update users` reaching us whole as a parameter name (a form body whose `=` was
+ * percent-encoded): an application that decodes once more sees the part after the `=` as the value,
+ * so it is read on its own too.
+ */
+const rawAssignment = /^[A-Za-z_][A-Za-z0-9_.-]{0,30}=/;
+
+export const detectSqli: Detector = (value: string, location: InputLocation) => {
+  const found = detectSqliAt(value, location);
+  if (found?.severity === 2 || (location !== 'body_name' && location !== 'query_name')) return found;
+  const assignment = rawAssignment.exec(value);
+  if (!assignment) return found;
+  return detectSqliAt(value.slice(assignment[0].length), location) ?? found;
+};

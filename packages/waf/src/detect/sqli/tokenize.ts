@@ -35,6 +35,22 @@ export interface TokenStream {
   /** The text used `/* … *\/` between tokens or MySQL executable comments (obfuscation). */
   inlineComments: boolean;
   executableComments: boolean;
+  /** A keyword written in alternating case (`UnIoN`, `SeLeCt`): filter evasion, never prose or code style. */
+  mixedCase: boolean;
+}
+
+/** Lower then upper then lower again inside one word (`sElEct`, `UnIon`); `Select`, `SELECT`, `McX` pass. */
+function alternatingCase(word: string): boolean {
+  let changes = 0;
+  for (let i = 1; i < word.length; i++) {
+    const prev = word.charCodeAt(i - 1);
+    const c = word.charCodeAt(i);
+    const prevLower = prev >= 97 && prev <= 122;
+    const lower = c >= 97 && c <= 122;
+    const upper = c >= 65 && c <= 90;
+    if ((prevLower && upper) || (!prevLower && prev >= 65 && prev <= 90 && lower && i > 1)) changes++;
+  }
+  return changes >= 2;
 }
 
 const keywords = new Set([
@@ -50,8 +66,10 @@ const keywords = new Set([
   'glob', 'ilike', 'similar', 'notnull', 'isnull', 'any', 'some',
 ]);
 
-const threeCharOperators = new Set(['<=>', '!<>']);
-const twoCharOperators = new Set(['<>', '!=', '<=', '>=', '||', '&&', ':=', '::', '<<', '>>', '!<', '!>', '==', '-=', '+=']);
+// PostgreSQL's JSON operators (`->>`, `#>>`, `->`, `<@`, `@>`, `?|`, `?&`, `#>`) are read whole so
+// `@>` is no variable and `#>` no comment.
+const threeCharOperators = new Set(['<=>', '!<>', '->>', '#>>']);
+const twoCharOperators = new Set(['<>', '!=', '<=', '>=', '||', '&&', ':=', '::', '<<', '>>', '!<', '!>', '==', '-=', '+=', '->', '<@', '@>', '?|', '?&', '#>', '#-']);
 const oneCharOperators = '=<>+-*/%|&^~!?';
 
 function isDigit(c: string | undefined): boolean {
@@ -119,6 +137,7 @@ export function tokenizeSql(text: string, maxTokens = 4096, backslashEscapes = t
   const tokens: Token[] = [];
   let inlineComments = false;
   let executableComments = false;
+  let mixedCase = false;
   let insideExecutable = false;
   let i = 0;
   while (i < text.length && tokens.length < maxTokens) {
@@ -129,7 +148,7 @@ export function tokenizeSql(text: string, maxTokens = 4096, backslashEscapes = t
       continue;
     }
     // Comments.
-    if ((c === '-' && next === '-') || c === '#') {
+    if ((c === '-' && next === '-') || (c === '#' && next !== '>' && next !== '-')) {
       tokens.push({ type: 'comment', text: c === '#' ? '#' : '--', start: i });
       const eol = text.indexOf('\n', i);
       if (eol < 0) break;
@@ -199,12 +218,15 @@ export function tokenizeSql(text: string, maxTokens = 4096, backslashEscapes = t
     if (isWordChar(c)) {
       let end = i + 1;
       while (isWordChar(text[end])) end++;
-      const word = text.slice(i, end).toLowerCase();
-      tokens.push({ type: keywords.has(word) ? 'keyword' : 'word', text: word, start });
+      const raw = text.slice(i, end);
+      const word = raw.toLowerCase();
+      const keyword = keywords.has(word);
+      if (keyword && !mixedCase && raw !== word && alternatingCase(raw)) mixedCase = true;
+      tokens.push({ type: keyword ? 'keyword' : 'word', text: word, start });
       i = end;
       continue;
     }
-    if (c === '@' || (c === ':' && isWordChar(next) && !isDigit(next))) {
+    if ((c === '@' && next !== '>') || (c === ':' && isWordChar(next) && !isDigit(next))) {
       let end = i + 1;
       if (text[end] === '@') end++;
       while (isWordChar(text[end])) end++;
@@ -229,5 +251,5 @@ export function tokenizeSql(text: string, maxTokens = 4096, backslashEscapes = t
     else tokens.push({ type: 'other', text: c, start });
     i++;
   }
-  return { tokens, inlineComments, executableComments };
+  return { tokens, inlineComments, executableComments, mixedCase };
 }

@@ -35,6 +35,8 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
 
   if (levels > 0) {
     const evidence = value.slice(0, 120);
+    // "/get/..": one level up from a path's last segment, nothing named: odd, not an escape.
+    if (location === 'path' && !encoded && levels === 1 && !sensitive && text.endsWith('/..')) return hit('traversal.dot_segments', evidence, 1);
     if (location === 'path' || encoded) return hit('traversal.dot_segments', evidence, 2);
     if (sensitive) return hit('traversal.dot_segments', evidence, 2);
     if (levels >= 2) return hit('traversal.dot_segments', evidence, prose ? 1 : 2);
@@ -56,7 +58,7 @@ function mayContainPath(value: string): boolean {
     // '.', '/', '\', '%', or anything non-ASCII (full-width and overlong forms)
     if (c === 46 || c === 47 || c === 92 || c === 37 || c > 127) return true;
   }
-  return false;
+  return value.includes('0x') || value.includes('0X'); // C-style hex bytes: 0x2e0x2e0x2f
 }
 
 /**

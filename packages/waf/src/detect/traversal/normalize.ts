@@ -13,6 +13,8 @@ const spellings: readonly (readonly [string, string])[] = [
   ['%u2215', '/'], ['%u2216', '/'], ['%uff0e', '.'], ['%2e', '.'], ['%2f', '/'], ['%5c', '/'],
   ['\\u002e', '.'], ['\\u002f', '/'], ['\\u005c', '/'],
 ];
+/** C-style hex spellings (`0x2e0x2e0x2f`): some scanners and encoders write bytes this way. */
+const hexSpellings: readonly (readonly [string, string])[] = [['0x2e', '.'], ['0x2f', '/'], ['0x5c', '/']];
 
 /** Characters that stand for '.', '/' or '\' once decoded (latin-1 read of overlong UTF-8, full-width, lookalikes). */
 const lookalikes = new Map<string, string>([
@@ -40,6 +42,16 @@ export function normalizePath(value: string): NormalizedPath {
       }
     }
     if (encoded) text = lower;
+  }
+  if (text.includes('0x') || text.includes('0X')) {
+    const lower = text.toLowerCase();
+    // Only when two of them meet (or one meets a dot or slash): a lone 0x2f in code is a constant.
+    if (/0x(?:2e|2f|5c)(?:0x(?:2e|2f|5c)|[./\\])/.test(lower)) {
+      let folded = lower;
+      for (const [from, to] of hexSpellings) folded = folded.split(from).join(to);
+      text = folded;
+      encoded = true;
+    }
   }
   for (const [from, to] of latin1Overlong) {
     if (text.includes(from)) {

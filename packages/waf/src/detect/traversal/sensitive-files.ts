@@ -6,16 +6,18 @@
 export const sensitivePaths: readonly string[] = [
   '/etc/passwd', '/etc/shadow', '/etc/group', '/etc/hosts', '/etc/issue', '/etc/hostname', '/etc/sudoers',
   '/etc/crontab', '/etc/mysql/my.cnf', '/etc/ssh/sshd_config', '/etc/ssh/ssh_host_',
-  '/proc/self/', '/proc/version', '/proc/cmdline', '/proc/net/', '/proc/1/', '/var/log/apache2/access.log',
-  '/var/log/nginx/access.log', '/var/log/httpd/access_log', '/var/log/auth.log', '/root/', '/.ssh/id_rsa', '/.ssh/authorized_keys', '/.bash_history',
+  '/proc/self/', '/proc/sys/', '/proc/version', '/proc/cmdline', '/proc/net/', '/proc/1/', '/var/log/apache2/access.log',
+  '/var/log/nginx/access.log', '/var/log/httpd/access_log', '/var/log/auth.log', '/root/', '/.ssh/id_rsa', '/.ssh/id_dsa', '/.ssh/authorized_keys', '/.bash_history', '/.zsh_history', '/.mysql_history', '/.history',
   '/.htpasswd', '/.env', '/wp-config.php', '/web-inf/web.xml', '/meta-inf/', '/boot.ini', '/windows/win.ini',
-  '/windows/system.ini', '/winnt/win.ini', '/windows/system32/', '/system32/drivers/etc/hosts', '/inetpub/',
+  '/windows/system.ini', '/winnt/win.ini', '/windows/system32/config/', '/system32/drivers/etc/hosts', '/inetpub/',
   '/windows/repair/sam', '/windows/panther/', '/ntuser.dat', '/.aws/credentials', '/.git/config', '/.docker/config.json',
 ];
 
 export function findSensitivePath(normalized: string): string | null {
   if (!normalized.includes('/')) return null;
-  const path = normalized.replace(/\/(?:\.\/)+/g, '/').replace(/\/{2,}/g, '/');
+  let path = normalized.replace(/\/(?:\.\/)+/g, '/').replace(/\/{2,}/g, '/');
+  // ".ssh/id_rsa": a home-relative dot-path is as specific as the rooted one.
+  if (path.startsWith('.') && !path.startsWith('..')) path = '/' + path;
   for (const p of sensitivePaths) {
     const at = path.indexOf(p);
     if (at < 0) continue;

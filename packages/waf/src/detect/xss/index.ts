@@ -2,7 +2,7 @@ import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { codeSpans, countWords, looksLikeDocument } from '../text-shape.ts';
 import { readAttributes } from './html.ts';
 import { findScript, stringBreakout, tokenizeJs, type JsFinding } from './js.ts';
-import { isScriptCssValue, isScriptUrl, judgeAttribute, judgeHtml, type XssFinding } from './rules.ts';
+import { isEventName, isScriptCssValue, isScriptUrl, judgeAttribute, judgeHtml, type XssFinding } from './rules.ts';
 
 /**
  * Cross-site scripting, read in the three places a reflected value lands:
@@ -61,6 +61,37 @@ function withoutNoOp(code: string): string {
   return m ? code.slice(m[0].length) : code;
 }
 
+/**
+ * `"onzoom=`, `<x onend=`: a known event handler opened after a quote or inside a tag and left for
+ * the page to fill — the value is cut right after the `=` (a scanner's probe of the context).
+ */
+function handlerProbe(value: string): XssFinding | null {
+  const tail = value.length > 96 ? value.slice(-96) : value;
+  const m = /(["'`<\s/])\s*(on[a-z]{3,60})\s*=\s*$/i.exec(tail);
+  if (!m) return null;
+  const name = m[2]!.toLowerCase();
+  if (!isEventName(name) && !name.startsWith('onwebkit')) return null;
+  const before = value.slice(0, value.length - tail.length + m.index + 1);
+  // A quote or a tag opening before it: inside markup, not "set onload= in the config".
+  return /["'`]|<[a-z"]/i.test(before) ? { rule: 'xss.event_handler', severity: 2, at: value.length - tail.length + m.index } : null;
+}
+
+/**
+ * JSFuck (`(![]+[])[+!+[]]`, `!![]`): script written with six characters. A value made almost only
+ * of `[]()!+` with `![]` in it is nothing else (Markdown's `![](img.png)` has a URL in it).
+ */
+function jsfuck(value: string): XssFinding | null {
+  if (value.indexOf('![]') < 0) return null;
+  let code = 0;
+  let other = 0;
+  for (let i = 0; i < value.length && i < 4096; i++) {
+    const c = value[i]!;
+    if (c === '[' || c === ']' || c === '(' || c === ')' || c === '!' || c === '+') code++;
+    else if (c !== ' ' && c !== '\t' && c !== '\n') other++;
+  }
+  return code >= 3 && other * 10 <= code ? { rule: 'xss.js_obfuscated_call', severity: 2, at: 0 } : null;
+}
+
 /** Script-context readings: string breakouts, javascript: URLs, bare script. */
 function scriptContext(value: string): XssFinding | null {
   for (const quote of ["'", '"', '`']) {
@@ -88,7 +119,7 @@ function scriptContext(value: string): XssFinding | null {
     if (findScript(tokens) || /[(`=]/.test(code)) return { rule: 'xss.script_url', severity: 2, at: 0 };
   }
   const tokens = tokenizeJs(value);
-  const f = findScript(tokens);
+  const f = findScript(tokens, 0, value);
   if (!f) return null;
   // The whole value is the call (`alert()`, `setInterval(code, 1)`): a probe, not a sentence.
   if (f.shape === 'plain' && f.at === 0 && value.trim().length <= 80) return { rule: 'xss.js_call', severity: 2, at: 0 };
@@ -117,6 +148,8 @@ function checksFor(value: string, inDocument: boolean): ((v: string) => XssFindi
   const checks: ((v: string) => XssFinding | null)[] = [];
   if (value.includes('<')) checks.push(inDocument ? (v) => judgeHtml(v, 0, true) : judgeHtml);
   if (lower.includes('on') || lower.includes('style')) checks.push(attributeInjection);
+  if (value.endsWith('=') || /=\s+$/.test(value.slice(-8))) checks.push(handlerProbe);
+  if (value.includes('![]')) checks.push(jsfuck);
   if (scriptWords.some((w) => lower.includes(w))) checks.push(scriptContext);
   return checks;
 }
@@ -173,18 +206,29 @@ function readXss(text: string, inDocument: boolean): XssFinding | null {
  * The value read where it was found. A `body` or `raw_body` value that is a document (a post, a
  * comment: `looksLikeDocument`) is weighed as one: `<script>` named in its sentences and plain calls
  * in its text are not findings, and what only its Markdown code holds (a fence or inline code with
- * `<script src=…></script>`) is suspicious, not an attack: Markdown shows it escaped, an
- * application that does not render Markdown would not — strict mode still blocks it.
+ * `<script src=…></script>`, with at least three words of prose outside the code) is not a finding
+ * either: Markdown shows it escaped, and a post that quotes a tag in backticks among sentences is
+ * showing code. The trade-off: an application that stores such a post and renders it as raw HTML
+ * would run the quoted element; a raw tag outside backticks, or code with no prose around it, or
+ * HTML `<code>`/`<pre>` (which do not escape) are still judged as in any value.
  */
 export function detectXssAt(value: string, location: InputLocation): DetectorHit | null {
   if (value.length < 3 || cannotBeXss(value)) return null;
   const inDocument = (location === 'body' || location === 'raw_body') && looksLikeDocument(value);
   const masked = inDocument ? withoutMarkdownCode(value) : null;
+  // With Markdown code masked, what only the code held is gone: the document shows it.
   const found = readXss(masked ?? value, inDocument);
-  if (found?.severity === 2 || masked === null) return found ? toHit(found, value) : null;
-  const withCode = readXss(value, inDocument);
-  if (withCode?.severity === 2) return toHit({ ...withCode, severity: 1 }, value);
-  return found ? toHit(found, value) : withCode ? toHit(withCode, value) : null;
+  if (found && location === 'path' && found.rule.startsWith('xss.js_') && !completesCode(value)) return null;
+  return found ? toHit(found, value) : null;
+}
+
+/**
+ * A path segment read as script needs a complete call, an assignment or a template: a page named
+ * `document.cookie` (a manual's chapter) or `eval(` (a wiki title cut at the parenthesis) does nothing.
+ */
+function completesCode(value: string): boolean {
+  const open = value.indexOf('(');
+  return (open >= 0 && value.indexOf(')', open) > open) || value.includes('=') || value.includes('`');
 }
 
 function toHit(f: XssFinding, value: string): DetectorHit {

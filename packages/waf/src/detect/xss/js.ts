@@ -107,9 +107,13 @@ function isPunct(t: JsToken | undefined, text: string): boolean {
 }
 
 /** The first sink call or sensitive access in the tokens from `from`. */
-export function findScript(tokens: readonly JsToken[], from = 0): JsFinding | null {
+export function findScript(tokens: readonly JsToken[], from = 0, text?: string): JsFinding | null {
   for (let k = from; k < tokens.length; k++) {
     const t = tokens[k]!;
+    if (t.text === 'Function' && t.type === 'name' && tokens[k - 1]?.text === 'new' && isPunct(tokens[k + 1], '(')) {
+      // new Function(…): code compiled from a string, the constructor eval hides behind.
+      return { at: k, shape: 'obfuscated', name: 'new Function' };
+    }
     if (t.type === 'name' && sinks.has(t.text)) {
       const prev = tokens[k - 1];
       const viaDot = isPunct(prev, '.') || isPunct(prev, '?.');
@@ -125,7 +129,7 @@ export function findScript(tokens: readonly JsToken[], from = 0): JsFinding | nu
       if (isPunct(after, '(') || tagged || isPunct(after, '?.')) {
         const obfuscated = wrapped || !isPunct(after, '(') || t.text === 'constructor' || argumentsLookHostile(tokens, next);
         if (obfuscated) return { at: k, shape: 'obfuscated', name: t.text };
-        if (looksLikeCall(tokens, k, next)) return { at: k, shape: 'plain', name: t.text };
+        if (looksLikeCall(tokens, k, next, text)) return { at: k, shape: 'plain', name: t.text };
         continue;
       }
       if (isPunct(after, '.') && ['call', 'apply', 'bind'].includes(tokens[next + 1]?.text ?? '') && isPunct(tokens[next + 2], '(')) {
@@ -135,9 +139,16 @@ export function findScript(tokens: readonly JsToken[], from = 0): JsFinding | nu
       if (strongSinks.has(t.text) && (isPunct(prev, '(') || isPunct(prev, '=') || isPunct(prev, ',')) && (isPunct(after, ')') || isPunct(after, '}') || isPunct(after, ';') || after === undefined)) {
         return { at: k, shape: 'obfuscated', name: t.text };
       }
-    } else if (t.type === 'name' && receivers.has(t.text) && isPunct(tokens[k + 1], '[') && computedCall(tokens, k + 1)) {
-      // top["al"+"ert"](1), window['eval'](…): a name assembled from strings, then called.
+    } else if (t.type === 'name' && receivers.has(t.text) && isPunct(tokens[afterReceiver(tokens, k)], '[') && computedCall(tokens, afterReceiver(tokens, k))) {
+      // top["al"+"ert"](1), window['eval'](…), self["$"]["globalEval"](…): a name assembled from strings, then called.
       return { at: k, shape: 'obfuscated', name: t.text + '[…]' };
+    } else if (t.type === 'name' && (t.text === 'document' || t.text === 'window') && afterReceiver(tokens, k) > k + 1 && isPunct(tokens[afterReceiver(tokens, k)], '[')) {
+      // (document)["cookie"]: the receiver wrapped in parentheses, then a computed property.
+      const prop = tokens[afterReceiver(tokens, k) + 1];
+      if (prop?.type === 'string' && sensitiveProperties.has(prop.text)) return { at: k, shape: 'access', name: `${t.text}.${prop.text}` };
+    } else if (t.type === 'name' && (t.text === 'call' || t.text === 'apply') && isPunct(tokens[k - 1], '.') && taggedWithExpression(tokens[k + 1])) {
+      // [].sort.call`${alert}1337`, Reflect.apply.call`${f}…`: a tagged template calls with its parts.
+      return { at: k, shape: 'obfuscated', name: t.text + '`…`' };
     } else if (t.type === 'name' && receivers.has(t.text) && t.text !== 'this') {
       // document.cookie, document["cookie"], window['location']
       const dot = tokens[k + 1];
@@ -156,24 +167,54 @@ export function findScript(tokens: readonly JsToken[], from = 0): JsFinding | nu
  * `alert(1)` rather than `a prompt (one with newlines)`: the parenthesis is glued to the name and
  * the arguments are not a run of words.
  */
-function looksLikeCall(tokens: readonly JsToken[], name: number, open: number): boolean {
+function looksLikeCall(tokens: readonly JsToken[], name: number, open: number, text?: string): boolean {
   const t = tokens[name]!;
   if (tokens[open]!.start !== t.start + t.text.length && !isPunct(tokens[name - 1], '.')) return false;
   let words = 0;
   for (let k = open + 1; k < tokens.length && k < open + 32; k++) {
     const a = tokens[k]!;
-    if (isPunct(a, ')')) return k > open + 1 || ['alert', 'prompt', 'confirm', 'print'].includes(t.text);
+    if (isPunct(a, ')')) {
+      if (k > open + 1) return true;
+      // `alert()` used as a noun ("does an alert() box block the page"): a name follows on the
+      // same line, which no script allows after a call, so it names the function, not calls it.
+      if (text !== undefined && nounFollows(tokens, k, text)) return false;
+      return ['alert', 'prompt', 'confirm', 'print'].includes(t.text);
+    }
     words = a.type === 'name' ? words + 1 : 0;
     if (words >= 2) return false;
   }
   return true;
 }
 
-/** `[ strings… ]` followed by `(`: a computed member call. */
+/** JavaScript words that may follow an expression on the same line. */
+const infixKeywords = new Set(['in', 'of', 'instanceof']);
+
+/** The token after `close` is a plain word on the same line (prose: "alert() box"). */
+function nounFollows(tokens: readonly JsToken[], close: number, text: string): boolean {
+  const next = tokens[close + 1];
+  if (!next || next.type !== 'name' || infixKeywords.has(next.text)) return false;
+  return !text.slice(tokens[close]!.start, next.start).includes('\n');
+}
+
+/** After a receiver at `k`: the index past `)` when it is wrapped as `(document)`, else `k + 1`. */
+function afterReceiver(tokens: readonly JsToken[], k: number): number {
+  return isPunct(tokens[k - 1], '(') && isPunct(tokens[k + 1], ')') ? k + 2 : k + 1;
+}
+
+/** A template literal with a `${…}` part: the arguments of a tagged call. */
+function taggedWithExpression(t: JsToken | undefined): boolean {
+  return t !== undefined && t.type === 'string' && t.quote === '`' && t.text.includes('${');
+}
+
+/** `[ strings… ]` (one or more, `["$"]["globalEval"]`) followed by `(`: a computed member call. */
 function computedCall(tokens: readonly JsToken[], open: number): boolean {
   let sawString = false;
   for (let k = open + 1; k < tokens.length && k < open + 32; k++) {
     const t = tokens[k]!;
+    if (isPunct(t, ']') && isPunct(tokens[k + 1], '[')) {
+      k++;
+      continue;
+    }
     if (isPunct(t, ']')) return sawString && isPunct(tokens[k + 1], '(');
     if (t.type === 'string') sawString = true;
     else if (!isPunct(t, '+')) return false;

@@ -88,7 +88,7 @@ function looksExecutable(value: string): boolean {
   return /[(`=]/.test(decoded);
 }
 
-function isEventName(name: string): boolean {
+export function isEventName(name: string): boolean {
   return events.has(name);
 }
 
@@ -101,8 +101,9 @@ export function judgeAttribute(attribute: HtmlAttribute, inTag: boolean): { rule
       if (looksExecutable(value)) return { rule: 'xss.event_handler', severity: 2 };
     } else if (/^on[a-z]+$/.test(name) && value.length > 0) {
       if (findScript(tokenizeJs(decodeHtmlEntities(value), 256))) return { rule: 'xss.event_handler', severity: 2 };
-      // An unknown handler holding a call in a real tag: a probe for the next browser's events.
-      if (inTag && looksExecutable(value)) return { rule: 'xss.event_handler', severity: 1 };
+      // An unknown handler holding a call (`onbeforehellfreezes=alerw(1)`) in a real tag: a probe for
+      // the next browser's events; no editor writes on* attributes of its own invention.
+      if (inTag && looksExecutable(value)) return { rule: 'xss.event_handler', severity: /^[\w$.]+\s*\(/.test(value.trim()) ? 2 : 1 };
     }
     return null;
   }
@@ -144,6 +145,16 @@ function proseFollows(text: string, from: number): boolean {
 }
 
 /**
+ * `<script>+tags+carefully:+put+them…`: the reading of a form value that kept its `+` blanks. Words
+ * joined by `+` are a valid expression (`x+y+z`), so the sentence must also break the syntax: a `:`,
+ * `.` or `!` right after a `+`-joined run of words (`carefully:+put`, `defer.+Kindly`) — no label,
+ * member access or postfix operator can stand there, and a script with a syntax error runs nothing.
+ */
+function plusJoinedSentence(body: string): boolean {
+  return /^[+\s]*[A-Za-z]{2,}(?:\+[A-Za-z]{2,})+[:.!]\+[A-Za-z]/.test(body.slice(0, 200));
+}
+
+/**
  * An `<iframe src="https://…">` and nothing else that loads: what editors insert for maps, videos
  * and other embeds (WordPress's HTML and embed blocks). In a document it is content; alone in a
  * parameter it stays suspicious. Script in it (`javascript:` src, handlers, srcdoc) is judged anyway.
@@ -159,17 +170,23 @@ function judgeTag(tag: HtmlTag, text: string, depth: number, inDocument: boolean
   const name = localName(tag.name);
   if (scriptElements.has(name)) {
     const loadsSource = tag.attributes.some((a) => a.name === 'src' || a.name.endsWith('href'));
-    // Named in a sentence: suspicious in a single value, nothing in a document (posts about HTML say it).
-    if (!loadsSource && tag.end <= text.length && text[tag.end - 1] === '>' && proseFollows(text, tag.end)) {
-      return inDocument ? null : { rule: 'xss.script_tag', severity: 1, at: tag.start };
-    }
-    // A script element that loads code or holds code; a bare `<script>` named in prose is suspicious only.
+    // `<script>` and a sentence after it: the element's content is a syntax error (two words in a
+    // row on its first line), and a script with a syntax error runs none of its statements —
+    // whatever later lines, a closing tag or the page hold (a second `<script>` is judged on its
+    // own). Nothing to block, in a document or not ("Why our <script> loading strategy changed").
+    if (!loadsSource && text[tag.end - 1] === '>' && proseFollows(text, tag.end)) return null;
     const close = text.toLowerCase().indexOf('</script', tag.end);
-    const body = text.slice(tag.end, close < 0 ? undefined : close);
-    // A complete element (`<script>…</script>`) is code whatever it holds. Otherwise `=` or `(` in a
-    // body that is not wordy (words separated by blanks, or by `+` in a form value's undecoded reading).
-    const loads = close >= 0 || tag.attributes.some((a) => a.name === 'src' || a.name.endsWith('href'));
-    return { rule: 'xss.script_tag', severity: loads || findScript(tokenizeJs(body, 512)) !== null || /[=(]/.test(body) && !/[\s+]\w+[\s+]\w+[\s+]/.test(body) ? 2 : 1, at: tag.start };
+    // A complete element (`<script>…</script>`) or one that loads code is code whatever it holds.
+    if (loadsSource || close >= 0) return { rule: 'xss.script_tag', severity: 2, at: tag.start };
+    const body = text.slice(tag.end);
+    if (findScript(tokenizeJs(body, 512)) !== null) return { rule: 'xss.script_tag', severity: 2, at: tag.start };
+    // `=` or `(` in a body that is not wordy is code (`<script>location=name`); wordy text with an
+    // `=` in it is suspicious. A bare `<script>` (nothing after it that reads as words) is a probe;
+    // in a document it cannot run anything either.
+    if (plusJoinedSentence(body)) return null;
+    const codeChars = /[=(]/.test(body);
+    if (codeChars) return { rule: 'xss.script_tag', severity: /[\s+]\w+[\s+]\w+[\s+]/.test(body) ? 1 : 2, at: tag.start };
+    return inDocument && text[tag.end - 1] === '>' ? null : { rule: 'xss.script_tag', severity: 1, at: tag.start };
   }
   // A refresh to elsewhere or a new base URL hijacks the page without script.
   if ((name === 'meta' && (attributeValue(tag, 'http-equiv') ?? '').toLowerCase() === 'refresh') || (name === 'base' && attributeValue(tag, 'href'))) {
@@ -184,8 +201,11 @@ function judgeTag(tag: HtmlTag, text: string, depth: number, inDocument: boolean
     const close = text.toLowerCase().indexOf('</style', tag.end);
     const css = text.slice(tag.end, close < 0 ? undefined : close);
     if (isScriptCss(css)) return { rule: 'xss.css_expression', severity: 2, at: tag.start };
-    // A style sheet pulled from elsewhere can restyle the page for phishing or leak data with selectors.
-    if (!worst && /@import/i.test(css.replace(/\\/g, ''))) worst = { rule: 'xss.css_import', severity: 1, at: tag.start };
+    // A style sheet pulled from elsewhere can restyle the page for phishing or leak data with
+    // selectors: from a URL in a single value it is an injection; in a document, a theme's fonts.
+    const imported = /@import\s*(?:url\(\s*)?['"]?\s*(?:https?:)?\/\//i.exec(css.replace(/\\/g, ''));
+    if (!worst && imported) worst = { rule: 'xss.css_import', severity: inDocument ? 1 : 2, at: tag.start };
+    else if (!worst && /@import/i.test(css.replace(/\\/g, ''))) worst = { rule: 'xss.css_import', severity: 1, at: tag.start };
   }
   if (!worst && embeddingElements.has(name) && depth === 0 && !(inDocument && isEditorEmbed(name, tag)) && tag.attributes.some((a) => loadingAttributes.has(a.name) && (a.name !== 'content' || /url|javascript|:/i.test(a.value)))) {
     // Plugins (Flash, Java, VML) run code of their own; an iframe or a link may be an embed from an editor.

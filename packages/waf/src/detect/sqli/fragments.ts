@@ -1,0 +1,217 @@
+import { dangerousFunctions, type SqlReader } from './grammar.ts';
+
+/**
+ * SQL fragments a value carries without leaving a literal first: the piece of a query an attacker
+ * (or a scanner probing for one) appends or injects where the application pastes a column list, a
+ * clause or a statement. Each shape is read on the token stream of the bare value, anchored at the
+ * value's start (where an injected fragment begins) — prose has SQL words, not these sequences:
+ *
+ * - `) AS alias FROM [table]`, `` ` AS `x` FROM ``, `1234 AS "x" FROM t`: the end of a select list;
+ * - `;update users`, `; insert into`: a value that opens with a statement separator and a statement;
+ * - `HAVING 1=1`, `having count(id) > 5`, `PROCEDURE ANALYSE(`: a clause with a condition;
+ * - `user(`, `database(`, `db_name(`: an information function named and opened, nothing else;
+ * - `concat(0x7e, version())`, `char(113)||chr(…)`: strings assembled from hex codes or server facts;
+ * - `function(x)::text`: a PostgreSQL cast of a call's result;
+ * - `into outfile '…'`, `execute immediate '…'`, `declare @x`, `exec master.`: things only SQL says.
+ */
+export interface FragmentFinding {
+  rule: string;
+  severity: 1 | 2;
+  at: number;
+}
+
+/** Functions that report the server, the user or the database (the first thing an injection reads). */
+export const infoFunctions = new Set([
+  'database', 'db_name', 'current_user', 'user', 'system_user', 'session_user', 'version', 'schema', 'current_database',
+  'current_schema', 'schema_name', 'user_name', 'suser_name', 'suser_sname', 'host_name', 'connection_id', 'last_insert_id',
+  'current_setting', 'pg_backend_pid', 'sys_context', 'banner',
+]);
+
+/** Functions that build a string from character codes or pieces. */
+const stringBuilders = new Set(['concat', 'concat_ws', 'group_concat', 'char', 'chr', 'nchar', 'make_set', 'elt', 'export_set', 'unhex', 'string_agg', 'listagg', 'xmlagg']);
+
+/** PostgreSQL type names after `::`. */
+const pgTypes = new Set(['text', 'int', 'int4', 'int8', 'integer', 'bigint', 'smallint', 'varchar', 'char', 'numeric', 'double', 'float', 'real', 'regclass', 'oid', 'bool', 'boolean', 'date', 'json', 'jsonb', 'bytea', 'inet', 'xml']);
+
+/** Statement words that may follow a leading `;`. */
+const statementStarts = new Set(['select', 'insert', 'update', 'delete', 'drop', 'create', 'alter', 'truncate', 'replace', 'set', 'exec', 'execute', 'declare', 'shutdown', 'grant', 'revoke', 'waitfor', 'load']);
+
+function isHexNumber(r: SqlReader, i: number): boolean {
+  const t = r.at(i);
+  return t !== undefined && t.type === 'number' && /^0x[0-9a-f]{2,}$/i.test(t.text);
+}
+
+/**
+ * `name(` where the name is a SQL information function and nothing or only parentheses follow;
+ * after `SELECT`, a string builder or a file/timing function cut the same way (`select load_file(`).
+ */
+function infoProbe(r: SqlReader): FragmentFinding | null {
+  let k = 0;
+  while (r.is(k, 'lparen')) k++;
+  const selected = r.isKeyword(k, 'select');
+  if (selected) while (r.is(++k, 'lparen'));
+  const t = r.at(k);
+  if (!t || (t.type !== 'word' && t.type !== 'keyword') || !r.is(k + 1, 'lparen')) return null;
+  if (!infoFunctions.has(t.text) && !dangerousFunctions.has(t.text) && !(selected && stringBuilders.has(t.text))) return null;
+  let j = k + 2;
+  while (r.is(j, 'rparen')) j++;
+  return r.at(j) === undefined ? { rule: 'sqli.function_probe', severity: 2, at: k } : null;
+}
+
+/** The value opens with the end of a select list: a closing token, `AS alias`, `FROM [table]`. */
+function selectListTail(r: SqlReader): FragmentFinding | null {
+  const first = r.at(0);
+  if (!first) return null;
+  let k = 0;
+  // `) as cc FROM`, `1234 AS "foobar" FROM t`, and (read after an opening backtick) `` ` AS `x` from``.
+  if (first.type === 'rparen') while (r.is(k, 'rparen')) k++;
+  else if (first.type === 'number' || (first.type === 'word' && first.text === '')) k = 1;
+  else return null;
+  if (!r.isKeyword(k, 'as')) return null;
+  const alias = r.at(k + 1);
+  if (!alias) return null;
+  // `6 As" from`: the fragment was cut inside a quoted alias.
+  if (alias.type === 'string' && !alias.closed) return /^["'`]\s*from\s*$/i.test(alias.text) ? { rule: 'sqli.select_fragment', severity: 2, at: 0 } : null;
+  if (alias.type !== 'word' && alias.type !== 'string') return null;
+  let from = k + 2;
+  if (!r.isKeyword(from, 'from')) return null;
+  from++;
+  // Nothing, a table name, or a table name then a clause; no prose after it (a quoted alias is SQL only).
+  if (r.at(from) === undefined || r.isTerminator(from)) return { rule: 'sqli.select_fragment', severity: 2, at: 0 };
+  if (r.is(from, 'word') && (alias.type === 'string' || r.at(from + 1) === undefined || r.isTerminator(from + 1) || r.isKeyword(from + 1, 'where', 'order', 'group', 'limit', 'join', 'left', 'inner'))) {
+    return { rule: 'sqli.select_fragment', severity: 2, at: 0 };
+  }
+  return null;
+}
+
+/** `;update users`, `; insert into`, `;SET @x`: a separator first, then a statement keyword. */
+function leadingStatement(r: SqlReader): FragmentFinding | null {
+  let k = 0;
+  while (r.is(k, 'string') || r.is(k, 'rparen')) {
+    // A closed literal before the `;` is a short token (`'`, `x'`): a quoted sentence is prose.
+    const t = r.at(k)!;
+    if (t.type === 'string' && (t.text.length > 34 || /\s/.test(t.text))) return null;
+    k++;
+  }
+  if (!r.is(k, 'semicolon')) return null;
+  const t = r.at(k + 1);
+  if (!t || !(t.type === 'keyword' || t.type === 'word') || !statementStarts.has(t.text)) return null;
+  const next = r.at(k + 2);
+  // `; select` alone (a JSON key), or a statement keyword and a name, variable or star after it
+  // (`;select p`, `;SET @OLD_SQL_MODE`).
+  if (!next) return ['select', 'insert', 'update', 'delete', 'drop'].includes(t.text) ? { rule: 'sqli.stacked_query', severity: 2, at: k } : null;
+  // (`;set @` alone, a variable without a name, is no statement.)
+  if (!(next.type === 'word' || next.type === 'keyword' || (next.type === 'variable' && /^@@?\w/.test(next.text)) || (next.type === 'operator' && next.text === '*'))) return null;
+  return { rule: 'sqli.stacked_query', severity: 2, at: k };
+}
+
+/** `HAVING 1=1`, `having count(id) > 5`: a condition clause that opens the value. */
+function leadingClause(r: SqlReader): FragmentFinding | null {
+  if (r.isKeyword(0, 'procedure') && r.is(1, 'word', 'analyse')) return { rule: 'sqli.clause_breakout', severity: 2, at: 0 };
+  if (!r.isKeyword(0, 'having')) return null;
+  const e = r.expression(1);
+  // `HAVING 1=`: a probe cut after the comparison operator counts as the comparison.
+  const cut = e !== null && r.at(e.end + 1) === undefined && ['=', '<', '>', '<=', '>=', '<>', '!='].includes(r.at(e.end)?.text ?? '');
+  return e && (e.comparison || cut) && (r.isTerminator(e.end) || cut) ? { rule: 'sqli.clause_breakout', severity: 2, at: 0 } : null;
+}
+
+/**
+ * `AND (name = "`, `AND 2771=1709)`, `or 1='`, `|| langCode == '`: the value opens with a logical
+ * operator and goes on as a comparison — a condition appended to a WHERE clause. It is clear when
+ * the value leaves the comparison open (an unclosed string or parenthesis, an operator at the end),
+ * closes the application's parenthesis, or compares two numbers; a complete comparison of names
+ * (`and status = open`, an advanced search's syntax) is suspicious only.
+ */
+function leadingCondition(r: SqlReader): FragmentFinding | null {
+  if (!r.isLogical(0)) return null;
+  const e = r.expression(1);
+  const last = r.tokens[r.tokens.length - 1]!;
+  // An operator right after the expression, ending the value (`or 120=121=`, `xor 5-`): the probe
+  // stops where the query goes on.
+  const dangling = e !== null && e.end === r.tokens.length - 1 && last.type === 'operator' && !['~', '!', '?'].includes(last.text);
+  if (!e || !(e.comparison || dangling)) return null;
+  const rest = r.at(e.end);
+  const lparens = r.tokens.filter((t) => t.type === 'lparen').length;
+  const rparens = r.tokens.filter((t) => t.type === 'rparen').length;
+  const open = (last.type === 'string' && !last.closed) || lparens > rparens || dangling;
+  // `AND deleted = 0)`: the application's parenthesis closed after a comparison with a literal
+  // (`|| uc(a) == uc(b))`, a line of C or Perl, compares names).
+  const literal = r.tokens.slice(1, e.end).some((t) => t.type === 'number' || t.type === 'string');
+  const closesParen = literal && rest?.type === 'rparen' && r.tokens.slice(e.end).every((t) => t.type === 'rparen' || t.type === 'comment');
+  const numbers = r.is(1, 'number') && r.is(2, 'operator') && comparisons.has(r.at(2)!.text) && r.is(3, 'number');
+  // A cast or a JSON operator (`'{"b":2}'::jsonb <@ '…'`, `-> '$.c' = 7`) is SQL and nothing else
+  // (C's `p->x` has no string after the arrow).
+  const sqlOnly = r.tokens.some((t, j) => t.type === 'operator' && (sqlOnlyOperators.has(t.text) || (t.text === '->' && r.is(j + 1, 'string'))));
+  const cutInString = e.end === r.tokens.length - 1 && last.type === 'string' && !last.closed;
+  if (rest !== undefined && !r.isTerminator(e.end) && !closesParen && !dangling && !cutInString) return null;
+  // A complete comparison of names (`or verbosity < 0 or verbosity > 4`) is how code and
+  // documentation write conditions too: no finding.
+  return open || closesParen || numbers || sqlOnly ? { rule: 'sqli.boolean', severity: 2, at: 0 } : null;
+}
+
+const sqlOnlyOperators = new Set(['::', '->>', '#>', '#>>', '<@', '@>', '?|', '?&']);
+
+const comparisons = new Set(['=', '==', '<>', '!=', '<', '>', '<=', '>=']);
+
+/** SQL functions a scanner names and opens (`md5(`, `SUBSTRING(`) to see whether the value lands in SQL. */
+const probedFunctions = new Set(['cast', 'char', 'chr', 'count', 'floor', 'format', 'now', 'pi', 'replace', 'round', 'lower', 'upper', 'convert', 'ln', 'log', 'minute', 'hour', 'year', 'time', 'values', 'abs', 'left', 'right', 'if', 'date', 'coalesce', 'compress', 'uncompress', 'concat', 'concat_ws', 'group_concat', 'cos', 'sin', 'pow', 'rand', 'decode', 'encode', 'hex', 'unhex', 'ifnull', 'nullif', 'isnull', 'trim', 'rtrim', 'ltrim', 'make_set', 'md5', 'sha1', 'mid', 'ord', 'ascii', 'sysdate', 'strcmp', 'substr', 'substring', 'find_in_set', 'char_length', 'length', 'instr', 'locate', 'lpad', 'rpad']);
+
+/** `md5(`, `SUBSTRING(`: a common SQL function opened and cut, nothing else — a probe, suspicious. */
+function functionProbe(r: SqlReader): FragmentFinding | null {
+  const t = r.at(0);
+  if (!t || (t.type !== 'word' && t.type !== 'keyword') || !probedFunctions.has(t.text) || !r.is(1, 'lparen') || r.at(2) !== undefined) return null;
+  return { rule: 'sqli.function_probe', severity: 1, at: 0 };
+}
+
+/** Anywhere in the value: shapes that only SQL has. */
+function sqlOnlyShapes(r: SqlReader): FragmentFinding | null {
+  const tokens = r.tokens;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.type === 'keyword' && t.text === 'into' && r.isKeyword(k + 1, 'outfile', 'dumpfile') && r.is(k + 2, 'string')) {
+      return { rule: 'sqli.file_write', severity: 2, at: k };
+    }
+    if (t.type === 'keyword' && (t.text === 'execute' || t.text === 'exec') && r.is(k + 1, 'word', 'immediate') && r.is(k + 2, 'string')) {
+      return { rule: 'sqli.stacked_query', severity: 2, at: k };
+    }
+    if (t.type === 'keyword' && t.text === 'declare' && r.is(k + 1, 'variable') && r.at(k + 1)!.text.startsWith('@') && (k === 0 || r.is(k - 1, 'semicolon'))) {
+      return { rule: 'sqli.stacked_query', severity: 2, at: k };
+    }
+    if (t.type === 'keyword' && (t.text === 'exec' || t.text === 'execute') && r.is(k + 1, 'word') && ['master', 'dbo', 'sys'].includes(r.at(k + 1)!.text) && r.is(k + 2, 'dot')) {
+      return { rule: 'sqli.stored_procedure', severity: 2, at: k };
+    }
+    if (t.type === 'rparen' && r.is(k + 1, 'operator', '::') && r.is(k + 2, 'word') && pgTypes.has(r.at(k + 2)!.text)) {
+      return { rule: 'sqli.pg_cast', severity: 2, at: k };
+    }
+    if ((t.type === 'word' || t.type === 'keyword') && stringBuilders.has(t.text) && r.is(k + 1, 'lparen') && !r.is(k - 1, 'dot')) {
+      if (builtFromCodes(r, k + 2)) return { rule: 'sqli.string_function', severity: 2, at: k };
+    }
+  }
+  return null;
+}
+
+/**
+ * The arguments of a string builder hold a hex literal and a server fact (`concat(0x7e,version())`),
+ * or the call is chained with `||` to more character codes (`CHR(113)||CHR(122)`).
+ */
+function builtFromCodes(r: SqlReader, from: number): boolean {
+  let hex = false;
+  let fact = false;
+  let depth = 1;
+  for (let j = from; j < r.tokens.length && j < from + 64 && depth > 0; j++) {
+    const t = r.at(j)!;
+    if (t.type === 'lparen') depth++;
+    else if (t.type === 'rparen') {
+      if (--depth === 0 && r.is(j + 1, 'operator', '||') && r.is(j + 2, 'word') && stringBuilders.has(r.at(j + 2)!.text) && r.is(j + 3, 'lparen')) return true;
+    } else if (isHexNumber(r, j)) hex = true;
+    else if ((t.type === 'word' || t.type === 'keyword') && infoFunctions.has(t.text) && r.is(j + 1, 'lparen')) fact = true;
+    else if (t.type === 'variable' && t.text.startsWith('@@')) fact = true;
+    else if (t.type === 'keyword' && t.text === 'select') fact = true; // a sub-select: `concat(0x7e,(select …))`
+  }
+  return hex && fact;
+}
+
+/** The first fragment shape in the bare reading of a value. */
+export function sqlFragment(r: SqlReader): FragmentFinding | null {
+  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingCondition(r) ?? sqlOnlyShapes(r) ?? functionProbe(r);
+}

@@ -1,0 +1,102 @@
+/**
+ * The Content-Type header (CRS 920420, 920470, 920480, 920530, 920620, 921421/921422): one header,
+ * a `type/subtype` with `name=value` parameters, one charset the filters can read, and parameters
+ * that do not name another media type (a body parser that takes `boundary="application/json"`
+ * for the type reads the body as JSON while the WAF reads a form).
+ *
+ * Severities: two Content-Type headers, two charsets, an EBCDIC or UTF-7 charset, a media type in a
+ * boundary, OGNL in the header (Struts2 CVE-2017-5638): 2, no client sends them. Any other charset
+ * than the common ones, or a header that does not parse: 1 (odd clients exist). Which media types
+ * a site accepts is the file-type policy's business, not this check's.
+ */
+import { dangerousCharset } from './headers.ts';
+import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
+import type { RequestView } from './view.ts';
+
+const where = { location: 'header' as const, name: 'Content-Type' };
+
+const commonCharsets = /^(?:utf-?8|us-ascii|ascii|iso-?8859-\d{1,2}|latin-?1|windows-125\d|utf-?16(?:[lb]e)?|gbk|gb2312|gb18030|big5|shift[_-]jis|euc-(?:jp|kr)|koi8-[ru])$/i;
+
+/** The families registered charset names belong to (IANA's list, by prefix). */
+const charsetFamilies = /^(?:utf-?(?:7|8|16|32)(?:[lb]e)?|ucs-?[24]|(?:us-)?ascii|iso[-_]?(?:8859|2022|646|10646)[\w-]*|latin-?\d*|windows-\d{3,4}|cp-?\d{2,5}|ibm-?\d{2,5}|csibm\d+|ms-?\w+|x-[\w-]+|koi8-?\w*|gb(?:k|2312|18030|_2312-80)|big5(?:-hkscs)?|shift[_-]?jis|sjis|euc-?\w+|tis-?620|mac\w*|(?:x-)?ebcdic[\w-]*|hz-gb-2312|viscii|armscii-8|geostd8|cesu-8|scsu|bocu-1|iso-ir-\d+|ks_c_5601-1987|jis_\w+|csisolatin\d|l\d)$/i;
+
+interface Param {
+  name: string;
+  value: string;
+}
+
+/** `type/subtype; a=b; c="d;e"`: a tokenizer, so quoted semicolons do not split a parameter. */
+function parseParams(text: string): Param[] | null {
+  const params: Param[] = [];
+  let i = 0;
+  while (i < text.length) {
+    while (text[i] === ' ' || text[i] === '\t' || text[i] === ';') i++;
+    if (i >= text.length) break;
+    const eq = text.indexOf('=', i);
+    const semi = text.indexOf(';', i);
+    if (eq < 0 || (semi >= 0 && semi < eq)) return null; // a parameter without '='
+    const name = text.slice(i, eq).trim().toLowerCase();
+    if (!/^[a-z0-9!#$&^_.+-]+$/.test(name)) return null;
+    i = eq + 1;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    let value = '';
+    if (text[i] === '"') {
+      const close = text.indexOf('"', i + 1);
+      if (close < 0) return null;
+      value = text.slice(i + 1, close);
+      i = close + 1;
+    } else {
+      const end = text.indexOf(';', i);
+      value = text.slice(i, end < 0 ? undefined : end).trim();
+      i = end < 0 ? text.length : end;
+    }
+    params.push({ name, value });
+  }
+  return params;
+}
+
+function announcesBody(view: RequestView): boolean {
+  if (view.body !== null && view.body.length > 0) return true;
+  if (view.headers.has('transfer-encoding')) return true;
+  return Number(view.headers.get('content-length')?.[0] ?? 0) > 0;
+}
+
+export function checkContentType(view: RequestView): ProtocolHit | null {
+  const values = view.headers.get('content-type');
+  if (!values) return null;
+  // Two types for one body: parsers pick different ones. Without a body there is nothing to confuse.
+  // (The head is inspected before the body arrives: its announcement counts as a body.)
+  if (values.length > 1) return announcesBody(view) ? protocolHit('protocol.content_type_repeated', 2, where, values.join(' | ')) : null;
+  const value = values[0]!;
+  // Struts2 OGNL in Content-Type (CVE-2017-5638): `%{(#…)}` / `${…}`.
+  if (/[%$]\{|#_?memberaccess|@ognl/i.test(value)) return protocolHit('protocol.content_type_expression', 2, where, value);
+  const semi = value.indexOf(';');
+  const media = (semi < 0 ? value : value.slice(0, semi)).trim();
+  if (media === '' && semi < 0) return null; // an empty header: nothing declared (the framing check weighs the body)
+  if (!/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+*-]+$/i.test(media)) return protocolHit('protocol.content_type_syntax', 1, where, value);
+  const params = semi < 0 ? [] : parseParams(value.slice(semi + 1));
+  if (params === null) return protocolHit('protocol.content_type_syntax', 1, where, value);
+  return strongest([checkCharsets(params, value), checkTypeInParams(params, media, value)]);
+}
+
+function checkCharsets(params: readonly Param[], value: string): ProtocolHit | null {
+  const charsets = params.filter((p) => p.name === 'charset' || /charset=/i.test(p.value));
+  if (charsets.length > 1) return protocolHit('protocol.charset_repeated', 2, where, value);
+  const charset = params.find((p) => p.name === 'charset')?.value.replace(/^'(.*)'$/, '$1');
+  if (charset === undefined) return null;
+  if (dangerousCharset(charset)) return protocolHit('protocol.charset_dangerous', 2, where, value);
+  // A name of no charset family at all ("garbage", "/x/"): a probe for how the parser fails.
+  if (!charsetFamilies.test(charset)) return protocolHit('protocol.charset_unknown', 2, where, value);
+  if (!commonCharsets.test(charset)) return protocolHit('protocol.charset_unusual', 1, where, value);
+  return null;
+}
+
+/** A parameter whose value is itself a media type, on a type that takes no such parameter. */
+function checkTypeInParams(params: readonly Param[], media: string, value: string): ProtocolHit | null {
+  // multipart/related (SOAP MTOM) legitimately names types in `type` and `start-info`.
+  if (media.toLowerCase() === 'multipart/related') return null;
+  for (const p of params) {
+    if (p.name === 'boundary' && /^[a-z]+\/[a-z0-9.+-]+$/i.test(p.value.trim())) return protocolHit('protocol.content_type_confusion', 2, where, value);
+  }
+  return null;
+}

@@ -1,0 +1,65 @@
+/**
+ * How the body is delimited (CRS 920160, 920170, 920171, 920181, 920340, 920640, and the
+ * `Transfer-Encoding` variants of 921 request smuggling). A front end and a back end that read the
+ * length differently each see a different next request: every ambiguity here is a smuggling vector.
+ *
+ * Severities: two lengths, a length beside Transfer-Encoding, or a Transfer-Encoding that is not
+ * plain `chunked` are MUST NOTs of RFC 9112 §6 and the very shapes of smuggling: 2, and so is a body
+ * on HEAD (no client sends one). A body on GET is legal (Elasticsearch clients send one): no
+ * finding. A body without Content-Type is sloppy: 1.
+ */
+import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
+import { header, type RequestView } from './view.ts';
+
+const where = (name: string) => ({ location: 'header' as const, name });
+
+function checkContentLength(view: RequestView): ProtocolHit | null {
+  const lengths = view.headers.get('content-length');
+  if (!lengths) return null;
+  for (const value of lengths) {
+    if (!/^\s*\d{1,15}\s*$/.test(value)) return protocolHit('protocol.content_length_syntax', 2, where('Content-Length'), value);
+  }
+  if (lengths.length > 1 && new Set(lengths.map((v) => v.trim())).size > 1) {
+    return protocolHit('protocol.content_length_conflict', 2, where('Content-Length'), lengths.join(', '));
+  }
+  if (view.headers.has('transfer-encoding')) {
+    return protocolHit('protocol.length_and_chunked', 2, where('Transfer-Encoding'), `${lengths[0]} + ${header(view, 'transfer-encoding')}`, 'crlf');
+  }
+  return null;
+}
+
+/** `chunked` last, once, spelled plainly; codings before it from the registered list. */
+function checkTransferEncoding(view: RequestView): ProtocolHit | null {
+  const values = view.headers.get('transfer-encoding');
+  if (!values) return null;
+  const codings = values.join(',').split(',').map((c) => c.trim());
+  const evidence = values.join(', ');
+  const chunkedAt = codings.map((c) => c.toLowerCase()).lastIndexOf('chunked');
+  const plain = codings.every((c) => /^(?:chunked|gzip|x-gzip|deflate|compress|identity)$/i.test(c));
+  if (!plain || chunkedAt !== codings.length - 1 || codings.filter((c) => c.toLowerCase() === 'chunked').length > 1) {
+    return protocolHit('protocol.transfer_encoding_obfuscated', 2, where('Transfer-Encoding'), evidence, 'crlf');
+  }
+  if (view.method === 'HEAD') return protocolHit('protocol.body_on_head', 2, where('Transfer-Encoding'), `HEAD with ${evidence}`);
+  return null;
+}
+
+function declaredLength(view: RequestView): number {
+  const value = header(view, 'content-length');
+  return value === undefined ? 0 : Number(value.trim()) || 0;
+}
+
+function checkBodyPlacement(view: RequestView): ProtocolHit | null {
+  const length = declaredLength(view);
+  const hasBody = length > 0 || (view.body !== null && view.body.length > 0);
+  if (!hasBody) return null;
+  // GET with a body: Elasticsearch's search API, legal (RFC 9110 §9.3.1 only says it has no
+  // defined meaning), so not even recorded. HEAD with one: no client, and no server reads it.
+  if (view.method === 'HEAD') return protocolHit('protocol.body_on_head', 2, where('Content-Length'), `HEAD with ${length || view.body?.length} body bytes`);
+  if (view.method === 'GET') return null;
+  if (!view.headers.has('content-type')) return protocolHit('protocol.body_without_type', 1, where('Content-Type'), `${length || view.body?.length} body bytes`);
+  return null;
+}
+
+export function checkFraming(view: RequestView): ProtocolHit | null {
+  return strongest([checkContentLength(view), checkTransferEncoding(view), checkBodyPlacement(view)]);
+}

@@ -1,0 +1,179 @@
+/**
+ * Header fields (CRS 920210, 920280, 920290, 920300-920330, 920350, 920450/920451, 920520,
+ * 920600, 920660, 920190/920200, 921230, 921250, and httpoxy): which are missing, empty, doubled
+ * or out of place.
+ *
+ * Severities (the spec is silent; our choice):
+ * - 2: an empty or doubled Host (RFC 9112 §3.2: a client MUST send the target's authority, once),
+ *   markup in Host or X-Forwarded-Host, `Proxy:` (httpoxy, CVE-2016-5385: CGI turns it into
+ *   HTTP_PROXY), X-Original-URL naming another path, a Range whose overlapping parts are a denial of
+ *   service (CVE-2011-3192), a charset in Accept other than UTF-8/Latin-1 (EBCDIC, UTF-7, UTF-16:
+ *   encodings filters and content sniffing read differently).
+ * - 1: what real clients do send: no Host (HTTP/1.0), WebDAV headers, compressed request bodies,
+ *   an empty User-Agent.
+ * - Not findings at all, though CRS flags them: a Host that is an IP address (an administrator
+ *   opening the site by its address, monitoring) and no User-Agent (load-balancer health checks such
+ *   as HAProxy's `option httpchk`). Strict is the default block mode, and blocking these there
+ *   would take sites down for their own operators. Neither is an attack by itself.
+ *   A missing or empty Accept is not recorded either: Go, Python and many API clients omit it; a
+ *   Range that does not parse or is void is ignored by the server, so it is not recorded either.
+ */
+import { percentDecode } from '../decode/url.ts';
+import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
+import { header, type RequestView } from './view.ts';
+
+const where = (name: string) => ({ location: 'header' as const, name });
+
+function checkHost(view: RequestView): ProtocolHit | null {
+  const hosts = view.headers.get('host');
+  if (!hosts) return protocolHit('protocol.host_missing', 1, where('Host'), 'no Host header');
+  if (hosts.length > 1) return protocolHit('protocol.host_repeated', 2, where('Host'), hosts.join(', '));
+  const host = hosts[0]!.trim();
+  if (host === '') return protocolHit('protocol.host_empty', 2, where('Host'), 'empty Host header');
+  if (!/^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i.test(host)) {
+    // Markup, paths or credentials in Host poison links the application builds from it (password-reset poisoning).
+    return protocolHit('protocol.host_syntax', /[\s<>"'`/\\@{}]/.test(host) ? 2 : 1, where('Host'), host);
+  }
+  return null;
+}
+
+function checkClientHeaders(view: RequestView): ProtocolHit | null {
+  const agent = header(view, 'user-agent');
+  if (agent !== undefined && agent.trim() === '') return protocolHit('protocol.user_agent_empty', 1, where('User-Agent'), 'empty User-Agent header');
+  return null;
+}
+
+/** Charsets a response may be asked for without risk: what browsers and API clients use. */
+const ebcdicOrUtf7 = /^(?:utf-?7|(?:x-)?ebcdic[\w-]*|(?:ibm|cp|csibm)0\d\d|(?:ibm|cp|csibm)0*(?:37|273|277|278|280|284|285|290|297|420|423|424|500|833|836|838|870|871|875|880|905|918|924|930|933|935|937|939|1025|1026|1047|1112|1122|1123|1140|1141|1142|1143|1144|1145|1146|1147|1148|1149|1364|1371|1388|1390|1399))$/i;
+
+export function dangerousCharset(charset: string): boolean {
+  return ebcdicOrUtf7.test(charset.trim().replace(/^"|"$/g, ''));
+}
+
+/** `Accept: text/html;charset=CP1026`: asks the server to answer in an encoding filters cannot read. */
+function checkAcceptCharset(view: RequestView): ProtocolHit | null {
+  const accept = header(view, 'accept');
+  if (accept && /charset/i.test(accept)) {
+    for (const m of accept.matchAll(/charset\s*=\s*("?)([^";,\s]+)\1/gi)) {
+      // API clients write `application/json; charset=utf-8`; anything else asks for an encoding that
+      // response filters and the browser's sniffing read differently (CRS 920600).
+      if (!/^(?:utf-?8|us-ascii|iso-?8859-15?|windows-1252)$/i.test(m[2]!)) return protocolHit('protocol.accept_charset', 2, where('Accept'), accept);
+    }
+  }
+  const acceptCharset = header(view, 'accept-charset');
+  if (acceptCharset !== undefined) {
+    for (const part of acceptCharset.split(',')) {
+      if (dangerousCharset(part.split(';')[0]!)) return protocolHit('protocol.accept_charset', 2, where('Accept-Charset'), acceptCharset);
+    }
+    // Browsers stopped sending Accept-Charset a decade ago.
+    return protocolHit('protocol.restricted_header', 1, where('Accept-Charset'), acceptCharset);
+  }
+  return null;
+}
+
+/**
+ * Headers with no business on a request to a web site. `Proxy` is httpoxy; the WebDAV ones and
+ * request Content-Encoding/Content-Range have real users (Nextcloud, resumable uploads).
+ */
+function checkRestrictedHeaders(view: RequestView): ProtocolHit | null {
+  const proxy = header(view, 'proxy');
+  if (proxy !== undefined) return protocolHit('protocol.httpoxy', 2, where('Proxy'), proxy);
+  for (const name of ['lock-token', 'if', 'content-encoding']) {
+    const value = header(view, name);
+    if (value !== undefined) return protocolHit('protocol.restricted_header', 1, where(name), `${name}: ${value}`);
+  }
+  return null;
+}
+
+/**
+ * Headers a front proxy sets, sent by the client instead: `X-Original-URL` / `X-Rewrite-URL` make
+ * Symfony, Zend and IIS route by them (an access-control bypass when they name another path than
+ * the request line); a forwarded host with markup or a path poisons the links the application
+ * builds; a method override to a debugging verb dodges method filters.
+ */
+function checkProxyHeaders(view: RequestView): ProtocolHit | null {
+  for (const name of ['x-original-url', 'x-rewrite-url']) {
+    const value = header(view, name);
+    if (value === undefined) continue;
+    // Compared decoded: a proxy that set it may have spelled the same path differently.
+    if (percentDecode(value.trim().split('?')[0]!) !== percentDecode(view.path)) return protocolHit('protocol.url_override', 2, where(name), `${name}: ${value}`);
+  }
+  const forwardedHost = header(view, 'x-forwarded-host');
+  if (forwardedHost !== undefined && /[\s<>"'`/\\@{}]/.test(forwardedHost.trim())) return protocolHit('protocol.forwarded_host', 2, where('X-Forwarded-Host'), forwardedHost);
+  for (const name of ['x-http-method-override', 'x-http-method', 'x-method-override']) {
+    const value = header(view, name)?.trim().toUpperCase();
+    if (value !== undefined && /^(?:TRACE|TRACK|DEBUG|CONNECT)$/.test(value)) return protocolHit('protocol.method_override', 1, where(name), `${name}: ${value}`);
+  }
+  return null;
+}
+
+/** `keep-alive, close` together: no client means both. */
+function checkConnection(view: RequestView): ProtocolHit | null {
+  const values = view.headers.get('connection');
+  if (!values) return null;
+  const tokens = values.join(',').toLowerCase().split(',').map((t) => t.trim());
+  if (tokens.includes('keep-alive') && tokens.includes('close')) return protocolHit('protocol.connection_conflict', 1, where('Connection'), values.join(', '));
+  return null;
+}
+
+/**
+ * Range and the obsolete Request-Range (RFC 9110 §14.2): `bytes=first-last,…`. Last before first is
+ * invalid; dozens of overlapping parts are the Apache "killer" (CVE-2011-3192); a unit-less
+ * `1-2` or more than five parts is odd but not fatal.
+ */
+function checkRange(view: RequestView): ProtocolHit | null {
+  for (const name of ['range', 'request-range']) {
+    const value = header(view, name);
+    if (value === undefined) continue;
+    const where_ = where(name === 'range' ? 'Range' : 'Request-Range');
+    // A Range that does not parse is ignored by the server (RFC 9110 §14.2): nothing to report.
+    const m = /^\s*([a-z]+)\s*=\s*(.*)$/i.exec(value);
+    if (!m) continue;
+    const specs = m[2]!.split(',');
+    let invalid = false;
+    const starts = new Set<string>();
+    let repeatedStarts = 0;
+    for (const spec of specs) {
+      const r = /^\s*(\d*)\s*-\s*(\d*)\s*$/.exec(spec);
+      if (!r || (r[1] === '' && r[2] === '')) return null;
+      if (r[1] !== '' && r[2] !== '' && Number(r[2]) < Number(r[1])) invalid = true;
+      if (starts.has(r[1]!)) repeatedStarts++;
+      starts.add(r[1]!);
+    }
+    // Overlapping parts from one offset: the Apache killer's shape (each part is served in full).
+    if (specs.length > 50 || repeatedStarts >= 5) return protocolHit('protocol.range_flood', 2, where_, value);
+    // last < first makes the whole header void (RFC 9110 §14.1.1): the server ignores it.
+    if (invalid) continue;
+    if (specs.length > 10) return protocolHit('protocol.range_many', 1, where_, value);
+    if (name === 'request-range') return protocolHit('protocol.restricted_header', 1, where_, value);
+  }
+  return null;
+}
+
+function checkSizes(view: RequestView): ProtocolHit | null {
+  const encoding = header(view, 'accept-encoding');
+  // Browsers send about 30 characters; hundreds are a parser probe (CRS 920520).
+  if (encoding !== undefined && encoding.length > 100) return protocolHit('protocol.accept_encoding_long', 1, where('Accept-Encoding'), encoding);
+  return null;
+}
+
+/** `$Version=1` cookies (RFC 2109) make some servers read quoted values across `;` (cookie smuggling). */
+function checkCookieVersion(view: RequestView): ProtocolHit | null {
+  const cookie = header(view, 'cookie');
+  if (cookie !== undefined && /^\s*\$version\s*=/i.test(cookie)) return protocolHit('protocol.cookie_v1', 1, where('Cookie'), cookie);
+  return null;
+}
+
+export function checkHeaders(view: RequestView): ProtocolHit | null {
+  return strongest([
+    checkHost(view),
+    checkRestrictedHeaders(view),
+    checkProxyHeaders(view),
+    checkAcceptCharset(view),
+    checkRange(view),
+    checkConnection(view),
+    checkSizes(view),
+    checkCookieVersion(view),
+    checkClientHeaders(view),
+  ]);
+}

@@ -1,0 +1,135 @@
+/**
+ * Checks on the parsed parameters, request-wide: names that carry line breaks (CRS 921150/921160,
+ * header injection through a name), names with text after an array index (921210, parsers split
+ * them differently), `_method` overrides to verbs outside the REST set (920650), and session fixation (943100-943120): a
+ * session id planted through a link or form from another site, or a cookie set by script.
+ *
+ * Severities (our choice): a line break in a name, a session id parameter arriving with a Referer
+ * from another site, and a script that writes a cookie with `expires`/`domain` in a URL parameter
+ * are 2, and so is a session id in the URL without Referer (a link in a mail: how fixation is
+ * delivered). A session id in a body without Referer (API clients) and `_method=PROPFIND` are 1.
+ */
+import { percentDecode } from '../decode/url.ts';
+import type { RequestInput } from '../types.ts';
+import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
+import { header, hostName, type RequestView } from './view.ts';
+
+/** Session cookie names of the common frameworks (CRS 943110 and its CRS 4 additions). */
+const sessionNames = new Set([
+  'jsessionid', 'aspsessionid', 'asp.net_sessionid', 'phpsession', 'phpsessid', 'weblogicsession', 'session_id', 'session-id', 'sessionid',
+  '_session_id', 'cfid', 'cftoken', 'cfsid', 'jservsession', 'jwsession', 'laravel_session', 'connect.sid', '_flask_session',
+  'next-auth.session-token', '__host-next-auth.session-token', '__secure-next-auth.session-token', 'meteor_login_token', 'rack.session',
+  'play_session', 'sails.sid', 'cakephp', 'ci_session', 'koa.sess', 'koa:sess', 'zend_session_id', 'shiny-token', '_rails_session',
+]);
+
+/**
+ * Names too generic to be a framework's cookie: Stripe Checkout sends the browser back with
+ * `?session_id=cs_…` from checkout.stripe.com, OAuth providers with their own session values.
+ * Such a name is only suspicious, whatever the Referer.
+ */
+const genericSessionNames = new Set(['session_id', 'sessionid', 'session-id', '_session_id']);
+
+function isSessionName(name: string): boolean {
+  const lower = name.toLowerCase();
+  // ASP's cookie carries a random suffix: ASPSESSIONIDQQGGQGPG
+  return sessionNames.has(lower) || lower.startsWith('aspsessionid');
+}
+
+/** The parameter's own name: a name input's value is the raw name (a JSON key, not its path). */
+function leafName(input: RequestInput): string {
+  return input.value.includes('%') || input.value.includes('+') ? percentDecode(input.value, true) : input.value;
+}
+
+/** The last two labels: a naive registrable domain (app.example.com and api.example.com share one). */
+function siteOf(host: string): string {
+  return host.split('.').slice(-2).join('.');
+}
+
+/**
+ * Where the Referer points: null without one, 'host' when it names another host, 'site' when it
+ * names another site (registrable domain), false when it is this host.
+ */
+function refererForeignness(view: RequestView): 'host' | 'site' | false | null {
+  const referer = header(view, 'referer');
+  const host = header(view, 'host');
+  if (referer === undefined || referer.trim() === '') return null;
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(referer.trim())?.[1];
+  if (authority === undefined || host === undefined) return false;
+  const from = hostName(authority);
+  const to = hostName(host);
+  if (from === to) return false;
+  return siteOf(from) === siteOf(to) ? 'host' : 'site';
+}
+
+function checkSessionFixation(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
+  for (const input of inputs) {
+    if (input.location !== 'query_name' && input.location !== 'body_name') continue;
+    const name = leafName(input);
+    if (!isSessionName(name)) continue;
+    const foreign = refererForeignness(view);
+    const where = { location: input.location, name };
+    // A session id in the URL arrives by a link: from another host's page (943110) or from a mail or
+    // chat, without Referer (943120): both are how fixation is delivered. In a body, API clients
+    // (no Referer) and a front end on a sibling host (app. → api.) post ids legitimately.
+    const inQuery = input.location === 'query_name';
+    if (genericSessionNames.has(name.toLowerCase())) {
+      if (foreign === false) continue;
+      return protocolHit('protocol.session_fixation', 1, where, `${name} from ${foreign === null ? 'no Referer' : header(view, 'referer')}`);
+    }
+    if (foreign === 'site' || (inQuery && foreign === 'host')) return protocolHit('protocol.session_fixation', 2, where, `${name} with Referer ${header(view, 'referer')}`);
+    if (foreign === null) return protocolHit('protocol.session_fixation', inQuery ? 2 : 1, where, `${name} without Referer`);
+  }
+  return null;
+}
+
+/** `document.cookie="sid=…; expires=…"` or `<meta http-equiv="Set-Cookie">`: a cookie planted by injected markup (CRS 943100). */
+function checkCookieWrite(inputs: readonly RequestInput[]): ProtocolHit | null {
+  for (const input of inputs) {
+    const { location } = input;
+    if (location !== 'query' && location !== 'body' && location !== 'cookie' && location !== 'header' && location !== 'path') continue;
+    if (!/cookie/i.test(input.value)) continue;
+    const value = percentDecode(input.value.length > 8192 ? input.value.slice(0, 8192) : input.value, location === 'query' || location === 'body');
+    const m = /\.cookie\b[^;]{0,200};\W{0,20}(?:expires|domain)\W{0,20}=|\bhttp-equiv\W{1,20}set-cookie\b/i.exec(value);
+    if (!m) continue;
+    // A post about JavaScript may quote `document.cookie = "a=b; expires=…"`.
+    const prose = location === 'body' && /\s/.test(value.trim());
+    return protocolHit('protocol.cookie_write', prose ? 1 : 2, { location, name: input.name }, m[0]);
+  }
+  return null;
+}
+
+function checkNames(inputs: readonly RequestInput[]): ProtocolHit | null {
+  let weak: ProtocolHit | null = null;
+  for (const input of inputs) {
+    if (input.location !== 'query_name' && input.location !== 'body_name') continue;
+    const raw = input.value;
+    const decoded = raw.includes('%') ? percentDecode(raw) : raw;
+    if (/[\r\n]/.test(decoded)) {
+      // A text body posted as a form (`curl -d @file`) ends its one bare "name" with a newline; a
+      // break inside a name, or any in a URL, is written on purpose.
+      const trailing = input.location === 'body_name' && /^[^\r\n]*[\r\n]+$/.test(decoded);
+      if (!trailing) return protocolHit('protocol.name_line_break', 2, { location: input.location, name: input.name }, raw, 'crlf');
+    }
+    // foo[1]a: PHP reads `foo[1]`, other parsers the whole name (CRS 921210); `Items[0].Name` is ASP.NET's binding.
+    if (/\][^[\].=\]]/.test(decoded) && /^[^[\]]+\[[^\]]*\]/.test(decoded)) weak ??= protocolHit('protocol.name_after_index', 1, { location: input.location, name: input.name }, raw);
+  }
+  return weak;
+}
+
+const restVerbs = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+function checkMethodOverride(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
+  for (const input of inputs) {
+    const value = input.value.trim().toUpperCase();
+    // Rails and Laravel forms send `_method=PUT|PATCH|DELETE` all the time; overriding to a verb
+    // outside the REST set (TRACE, WebDAV's PROPFIND, a made-up one) is a filter bypass (CRS 920650).
+    if ((input.location === 'query' || input.location === 'body') && input.name === '_method' && /^[A-Z]{3,10}$/.test(value) && !restVerbs.has(value) && value !== view.method) {
+      return protocolHit('protocol.method_override', 1, { location: input.location, name: '_method' }, input.value);
+    }
+  }
+  return null;
+}
+
+export function checkParameters(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
+  return strongest([checkNames(inputs), checkSessionFixation(view, inputs), checkCookieWrite(inputs), checkMethodOverride(view, inputs)]);
+}

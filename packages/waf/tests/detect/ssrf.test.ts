@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { detectSsrf } from '../../src/detect/ssrf/index.ts';
+import { parseIp } from '../../src/detect/ssrf/ip.ts';
+import { checkAttacks, checkBenign, checkRobust } from './fixture-check.ts';
+
+describe('IP literals as URL parsers read them', () => {
+  it('reads inet_aton forms', () => {
+    const metadata = 0xa9fea9fe;
+    for (const host of ['2852039166', '0xA9FEA9FE', '0xA9.0xFE.0xA9.0xFE', '0251.0376.0251.0376', '169.254.43518', '169.16689662', '7147006462', '0x41414141A9FEA9FE', '[::ffff:a9fe:a9fe]', '[0:0:0:0:0:ffff:169.254.169.254]']) {
+      const ip = parseIp(host);
+      expect(ip?.v4, host).toBe(metadata);
+      expect(ip?.obfuscated, host).toBe(true);
+    }
+    expect(parseIp('169.254.169.254')).toMatchObject({ v4: metadata, obfuscated: false });
+    expect(parseIp('example.com')).toBeNull();
+    expect(parseIp('1.2.3.4.5')).toBeNull();
+  });
+});
+
+describe('SSRF detector', () => {
+  checkAttacks(detectSsrf, 'file_inclusion', [
+    { value: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/', rule: 'ssrf.cloud_metadata' },
+    { value: 'http://metadata.google.internal/computeMetadata/v1/' },
+    { value: 'https://metadata.packet.net/userdata' },
+    { value: 'http://100.100.100.200/latest/meta-data/' },
+    { value: 'http://[fd00:ec2::254]/latest' },
+    { value: 'http://2852039166/', rule: 'ssrf.cloud_metadata' },
+    { value: 'http://0x7f000001/admin', rule: 'ssrf.obfuscated_ip' },
+    { value: 'http://0177.0.0.1/' },
+    { value: 'ssh://0177.00.00.01' },
+    { value: 'rtmp://017700000001' },
+    { value: 'http://[::ffff:127.0.0.1]/' },
+    { value: 'gopher://2130706433:6379/_SET%20x' },
+    { value: 'http://169。254。169。254/' },
+    { value: 'acap://①②⑦.⓪.⓪.①' },
+    { value: 'http://[fe80::1%25eth0]/' },
+    { value: 'http://google.com:80 &@127.88.23.245:22/#@google.com:80/', rule: 'ssrf.authority_confusion' },
+    { value: 'http://\\l\\o\\c\\a\\l\\h\\o\\s\\t/', rule: 'ssrf.escaped_host' },
+    { value: 'url=http://user:pass@169.254.169.254:80/x' },
+    // suspicious only: internal names and canonical private addresses
+    { value: 'http://localhost:8080/admin', severity: 1, rule: 'ssrf.internal_host' },
+    { value: 'http://127.0.0.1/', severity: 1 },
+    { value: 'http://host.docker.internal/', severity: 1 },
+    { value: 'http://[::1]/', severity: 1 },
+    { value: 'localhost/', severity: 1 },
+    { value: 'kubernetes.default.svc.cluster.local/', severity: 1 },
+    // PHP's ssh2 stream wrappers
+    { value: 'ssh2.sftp://user:password@example.com:22/path/to/filename', rule: 'ssrf.php_ssh2_wrapper' },
+    { value: 'ssh2.tunnel://user:password@example.com:22/10.0.0.1:25' },
+  ]);
+  it('keeps development callbacks below the loose threshold', () => {
+    expect(detectSsrf('http://localhost:3000/auth/callback', 'query')?.severity).toBe(1);
+    expect(detectSsrf('http://192.168.1.20/status', 'query')?.severity).toBe(1);
+  });
+  checkBenign(detectSsrf, [
+    { value: 'https://example.com/a?b=c' },
+    { value: 'http://8.8.8.8/' },
+    { value: 'https://www.google.com/search?q=169.254.169.254' },
+    { value: 'see http://example.org, then http://example.net' },
+    { value: 'mailto:someone@example.com' },
+    { value: 'time: 10:30' },
+    { value: 'https://cdn.example.com/lib-1.2.3.min.js' },
+    { value: 'http://user@example.com/' },
+    { value: 'http://10.0.0.1/', location: 'path' },
+    { value: 'http://0xABCDEF', below: 2 },
+    { value: 'localhost' },
+    { value: 'dbhost=localhost' },
+    { value: 'ssh2.sftp is a PHP wrapper' },
+  ]);
+  checkRobust(detectSsrf);
+});
