@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import type { WebsiteResponse } from '@rampart/contracts';
 import type { Decision } from '@rampart/waf';
 
@@ -21,14 +22,25 @@ const baseHeaders = (contentType: string) => ({
   'x-content-type-options': 'nosniff',
 });
 
+export interface BlockPageOptions {
+  /** The gateway's authorization form, linked from the standard and detailed pages when the password is on. */
+  authorizeUrl?: string;
+}
+
 /**
  * What a blocked request gets back (spec: standard error, detailed error, jump to URL, custom
  * content; default 403 standard error). Detailed adds the rule and kind (not the evidence: echoing
  * attacker text back is itself an XSS vector, even escaped it helps attackers tune payloads) and an
  * incident id the operator can find in the event list.
  */
-export function renderBlockResponse(settings: WebsiteResponse, decision: Decision, incidentId: string): RenderedResponse {
+export function renderBlockResponse(settings: WebsiteResponse, decision: Decision, incidentId: string, options: BlockPageOptions = {}): RenderedResponse {
   const status = settings.status;
+  // The way in for a visitor who has the authorization password (the gateway's own pages decide
+  // whether the password is on; the link is offered only then). Both languages: this page has no
+  // language of its own.
+  const authorize = options.authorizeUrl
+    ? `<p><a href="${escapeHtml(options.authorizeUrl)}">Authorize this address with the password / 使用授权密码为本地址授权</a></p>`
+    : '';
   switch (settings.type) {
     case 'redirect':
       // The settings group says redirects answer 302, whatever the status field holds.
@@ -49,7 +61,7 @@ export function renderBlockResponse(settings: WebsiteResponse, decision: Decisio
         body: page(
           'Request blocked',
           `<p>This request was blocked by the website firewall.</p><ul><li>Rule: ${escapeHtml(rule)}</li>` +
-            `<li>Type: ${escapeHtml(kind)}</li><li>Incident: ${escapeHtml(incidentId)}</li></ul>`,
+            `<li>Type: ${escapeHtml(kind)}</li><li>Incident: ${escapeHtml(incidentId)}</li></ul>${authorize}`,
         ),
       };
     }
@@ -57,7 +69,7 @@ export function renderBlockResponse(settings: WebsiteResponse, decision: Decisio
       return {
         status,
         headers: baseHeaders('text/html; charset=utf-8'),
-        body: page('Request blocked', '<p>This request was blocked by the website firewall.</p>'),
+        body: page('Request blocked', `<p>This request was blocked by the website firewall.</p>${authorize}`),
       };
   }
 }
@@ -67,4 +79,16 @@ export function renderProxyError(status: number, reason: string): RenderedRespon
   const titles: Record<number, string> = { 400: 'Bad Request', 421: 'Misdirected Request', 502: 'Bad Gateway', 504: 'Gateway Timeout' };
   const title = `${status} ${titles[status] ?? 'Error'}`;
   return { status, headers: baseHeaders('text/html; charset=utf-8'), body: page(title, `<p>${escapeHtml(reason)}</p>`) };
+}
+
+/** Writes a page of the gateway's own; `closeConnection` when the request body was not read to its end. */
+export function sendRendered(res: http.ServerResponse, r: RenderedResponse, closeConnection: boolean): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string | number> = { ...r.headers, 'content-length': Buffer.byteLength(r.body) };
+  if (closeConnection) headers.connection = 'close';
+  res.writeHead(r.status, headers);
+  res.end(r.body);
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net, { type Socket } from 'node:net';
 import type { GatewayConfig } from '@rampart/contracts';
+import { WrongPasswordLimiter } from './authorize-limiter.ts';
 import type { Inspector, OnGatewayEvent } from './inspector.ts';
 import { createLocalServices, type WorkerServices } from './services.ts';
 import { createRequestHandler, createUpgradeHandler, type ProxyContext } from './proxy.ts';
@@ -33,8 +34,11 @@ export interface GatewayServersOptions {
 export class GatewayServers {
   private listeners = new Map<string, Listener>();
   private ctx: ProxyContext;
+  /** The services this object made itself (no cluster): it loads the policy's timed lists into them. */
+  private ownServices: ReturnType<typeof createLocalServices> | undefined;
 
   constructor(options: GatewayServersOptions) {
+    if (!options.services) this.ownServices = createLocalServices();
     this.ctx = {
       inspector: options.inspector,
       onEvent: options.onEvent,
@@ -42,7 +46,8 @@ export class GatewayServers {
       draining: false,
       workerTag: options.workerTag,
       tunnels: new Set(),
-      services: options.services ?? createLocalServices(),
+      services: options.services ?? this.ownServices!,
+      authorizeLimiter: new WrongPasswordLimiter(),
     };
   }
 
@@ -64,6 +69,9 @@ export class GatewayServers {
   async apply(config: GatewayConfig): Promise<void> {
     const plans = planListeners(config);
     this.ctx.timeouts = config.timeouts;
+    // In a cluster the primary owns the timed lists and tells the workers; alone, the file's lists
+    // (the console's copy at the time it wrote the file) are where this process starts from.
+    if (config.policy && this.ownServices) this.ownServices.replaceTimed(config.policy.timed);
     const wanted = new Set(plans.map((p) => p.key));
     for (const plan of plans) {
       const existing = this.listeners.get(plan.key);

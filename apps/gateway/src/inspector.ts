@@ -1,5 +1,5 @@
 import type { GatewaySite } from '@rampart/contracts';
-import type { Decision, WafRequest } from '@rampart/waf';
+import type { AttackKind, Decision, WafRequest } from '@rampart/waf';
 
 /** What the inspector learns about the site a request is for. */
 export type InspectedSite = Pick<GatewaySite, 'id' | 'block_mode'>;
@@ -9,7 +9,12 @@ export type InspectedSite = Pick<GatewaySite, 'id' | 'block_mode'>;
  * shape can stand in (tests, a no-op). It may be async (DNS checks of fake spiders, counters).
  */
 export interface Inspector {
-  inspect(request: WafRequest, site: InspectedSite): Decision | Promise<Decision>;
+  inspect(request: WafRequest, site: InspectedSite, options?: InspectorOptions): Decision | Promise<Decision>;
+}
+
+/** What the policy adds to a site's block mode: which detectors run (absent = all). */
+export interface InspectorOptions {
+  kinds?: readonly AttackKind[];
 }
 
 /** Lets everything through: what a site with status off effectively gets. */

@@ -2,9 +2,13 @@ import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { GatewayConfig } from '@rampart/contracts';
+import type { GeoIpOptions } from '@rampart/geoip';
+import type { FromWorker, ToWorker } from './cluster-messages.ts';
 import { loadGatewayConfig } from './config.ts';
+import { createAreaLookup, geoCacheDir, policyNeedsAreas, prepareGeoCache } from './geo-areas.ts';
 import type { OnGatewayEvent } from './inspector.ts';
-import type { FromWorker, ToWorker } from './worker-main.ts';
+import { PolicyHub, type TimedBase } from './policy-hub.ts';
+import { TimedMaster } from './timed-master.ts';
 
 export interface PrimaryOptions {
   configPath: string;
@@ -24,6 +28,15 @@ export interface PrimaryOptions {
    * parsed in a worker, so the web-facing part is never root (DESIGN.md).
    */
   workerUser?: { uid: number; gid: number };
+  /**
+   * Geo-IP sources (default: the installed data packages). The parsed tables are cached in
+   * `geoip-cache/` beside the configuration file (geo-areas.ts).
+   */
+  geo?: Omit<GeoIpOptions, 'cacheDir'>;
+  /** Events buffered for the console's `events` drain (default 10,000). */
+  maxEvents?: number;
+  /** DNS servers for the fake-spider check (tests; default: the system's resolv.conf). */
+  dnsServers?: string[];
 }
 
 export type ReloadResult = { ok: true; generation: number; workers: number[] } | { ok: false; reason: string };
@@ -33,6 +46,8 @@ interface Generation {
   config: GatewayConfig;
   workers: Worker[];
   addresses: Record<string, { address: string; port: number }>;
+  /** The file's timed lists; workers start with them merged with the runtime changes (policy-hub.ts). */
+  timedBase: TimedBase;
 }
 
 const readyTimeoutMs = 15_000;
@@ -49,9 +64,24 @@ export class GatewayPrimary {
   private reloading: Promise<ReloadResult> | undefined;
   private stopping = false;
   private readonly options: PrimaryOptions;
+  private readonly geo: GeoIpOptions;
+  private geoPrepared = false;
+  /** Timed lists, cluster-wide counts and the event buffer (admin `events` and `timed`). */
+  readonly hub: PolicyHub;
 
   constructor(options: PrimaryOptions) {
     this.options = options;
+    this.geo = { ...options.geo, cacheDir: geoCacheDir(options.configPath) };
+    const areasOf = createAreaLookup(this.geo, options.log);
+    this.hub = new PolicyHub({
+      log: options.log,
+      // Events of a policy that reads no areas come without one; looked up here, once, for the console.
+      areaOf: (ip) => {
+        const areas = areasOf(ip);
+        return areas.find((a) => a.includes('-')) ?? areas[0] ?? null;
+      },
+      ...(options.maxEvents ? { maxEvents: options.maxEvents } : {}),
+    });
     cluster.setupPrimary({
       exec: join(import.meta.dirname, 'worker-main.ts'),
       args: [],
@@ -83,7 +113,13 @@ export class GatewayPrimary {
     }
     const config = loaded.config;
     const count = this.options.workers || config.workers || availableParallelism();
-    const generation: Generation = { id: this.nextId++, config, workers: [], addresses: {} };
+    if (policyNeedsAreas(config.policy) && !this.geoPrepared) {
+      // Before the workers start, so they find the cache (they may not write it: geo-areas.ts).
+      const prepared = prepareGeoCache(this.geo as GeoIpOptions & { cacheDir: string });
+      this.geoPrepared = prepared.ok;
+      this.options.log(prepared.ok ? `geo-IP cache ready in ${prepared.ms} ms${prepared.parsed ? ' (parsed)' : ''}` : `geo-IP cache not written: ${prepared.reason}`);
+    }
+    const generation: Generation = { id: this.nextId++, config, workers: [], addresses: {}, timedBase: TimedMaster.fileLists(config.policy?.timed) };
     try {
       const started = await Promise.all(Array.from({ length: count }, () => this.startWorker(generation)));
       generation.addresses = started[0] ?? {};
@@ -99,6 +135,7 @@ export class GatewayPrimary {
     }
     const old = this.current;
     this.current = generation;
+    this.hub.timed.commit(generation.timedBase, Date.now());
     if (old) this.drain(old);
     this.options.log(`generation ${generation.id} running: ${count} workers, ${config.sites.length} sites`);
     return { ok: true, generation: generation.id, workers: generation.workers.map((w) => w.process.pid ?? 0) };
@@ -108,6 +145,7 @@ export class GatewayPrimary {
     const worker = cluster.fork({ RAMPART_GATEWAY_GENERATION: String(generation.id) });
     generation.workers.push(worker);
     worker.on('message', (m: FromWorker) => {
+      if (this.hub.handle(worker, m)) return;
       if (m.type === 'event') this.options.onEvent(m.event);
       else if (m.type === 'log') this.options.log(`worker ${worker.process.pid}: ${m.message}`);
     });
@@ -129,9 +167,12 @@ export class GatewayPrimary {
       worker.once('online', () => {
         const message: ToWorker = {
           type: 'config',
-          config: generation.config,
+          // The timed lists as they are now, not as the file had them (policy-hub.ts).
+          ...this.hub.workerStart(generation.config, generation.timedBase),
           ...(this.options.inspectorModule ? { inspectorModule: this.options.inspectorModule } : {}),
           exposeWorker: this.options.exposeWorker ?? false,
+          geo: this.geo,
+          ...(this.options.dnsServers ? { dnsServers: this.options.dnsServers } : {}),
         };
         worker.send(message);
       });
@@ -162,6 +203,7 @@ export class GatewayPrimary {
   /** Stops every worker, letting in-flight requests finish within `graceMs`. */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
+    this.hub.stop();
     const g = this.current;
     this.current = undefined;
     if (!g) return;

@@ -1,14 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import type { GatewayConfig } from '@rampart/contracts';
-import type { Decision, WafRequest } from '@rampart/waf';
-import { renderBlockResponse, renderProxyError, type RenderedResponse } from './block-response.ts';
+import type { WafRequest } from '@rampart/waf';
+import type { WrongPasswordLimiter } from './authorize-limiter.ts';
+import { renderBlockResponse, renderProxyError, sendRendered, type RenderedResponse } from './block-response.ts';
 import { normalizeAddress, resolveClientIp } from './client-ip.ts';
+import { reportDecision } from './gateway-events.ts';
+import { authorizeUrl, pagePrefix, safeReturn } from './gateway-pages.ts';
+import { authorizationOpen, renderChallenge, serveGatewayPage } from './gateway-routes.ts';
 import { endToEndHeaders, flatten, headerValue, upstreamRequestHeaders } from './hop-by-hop.ts';
-import type { GatewayEvent, Inspector, OnGatewayEvent } from './inspector.ts';
+import type { Inspector, OnGatewayEvent } from './inspector.ts';
+import { runRequestPipeline, type Verdict } from './request-pipeline.ts';
+import { count404, filterBody, headersForBody, maxFilteredBody, planResponse, upstreamHeadersForFilter } from './response-phase.ts';
 import { chooseSite } from './site-router.ts';
 import type { SiteRuntime } from './site-runtime.ts';
 import type { Upstream } from './upstream-pool.ts';
@@ -27,6 +32,8 @@ export interface ProxyContext {
   tunnels: Set<Duplex>;
   /** Timed lists, CC / 404 counts, geo-IP, spider DNS, the event outlet (services.ts). */
   services: WorkerServices;
+  /** Wrong authorization passwords per address (this process's). */
+  authorizeLimiter: WrongPasswordLimiter;
 }
 
 const idempotent = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
@@ -36,17 +43,6 @@ const connectErrors = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
 
 /** A kept-alive upstream connection that closed under a request before any answer (undici's and the kernel's words). */
 const staleResets = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
-
-function sendRendered(res: http.ServerResponse, r: RenderedResponse, closeConnection: boolean): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const headers: Record<string, string | number> = { ...r.headers, 'content-length': Buffer.byteLength(r.body) };
-  if (closeConnection) headers.connection = 'close';
-  res.writeHead(r.status, headers);
-  res.end(r.body);
-}
 
 function writeRawResponse(socket: Duplex, r: RenderedResponse): void {
   const lines = [`HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status] ?? ''}`];
@@ -75,25 +71,60 @@ function wafRequest(req: http.IncomingMessage, clientIp: string, body: Uint8Arra
   return { method: req.method ?? 'GET', target: req.url ?? '/', headers, clientIp, body, bodyTruncated: truncated, now: Date.now() };
 }
 
-function report(ctx: ProxyContext, rt: SiteRuntime, req: http.IncomingMessage, clientIp: string, decision: Decision): string {
-  if (decision.action === 'pass') return '';
-  const incidentId = randomUUID();
-  const type: GatewayEvent['type'] =
-    decision.action === 'block' ? 'website.block' : decision.action === 'record' ? 'website.record' : 'website.challenge';
-  try {
-    ctx.onEvent({ type, siteId: rt.site.id, incidentId, at: Date.now(), clientIp, method: req.method ?? '', target: req.url ?? '', host: req.headers.host, decision });
-  } catch {
-    // A failing event sink must not take the proxy down.
-  }
-  return incidentId;
+/** A request for the gateway's own pages (site status on): answered here, never forwarded. */
+function isGatewayPage(rt: SiteRuntime, target: string | undefined): boolean {
+  return rt.site.status === 'on' && target !== undefined && target.startsWith(pagePrefix);
 }
 
-async function decide(ctx: ProxyContext, rt: SiteRuntime, request: WafRequest): Promise<Decision> {
-  try {
-    return await ctx.inspector.inspect(request, rt.site);
-  } catch {
-    // Fail open: an engine bug must not take every site offline. The engine is tested to not throw.
-    return { action: 'pass' };
+/**
+ * The page a refused request gets: the human verification or the authorization form for a
+ * challenge, else the site's block response (linking the authorization form when it is on).
+ */
+function refusalPage(rt: SiteRuntime, req: http.IncomingMessage, request: WafRequest, verdict: Exclude<Verdict, { action: 'forward' }>, incidentId: string): RenderedResponse {
+  if (verdict.action === 'challenge' && rt.policy) return renderChallenge(rt, rt.policy, verdict.decision, req, request);
+  const options = authorizationOpen(rt.policy) ? { authorizeUrl: authorizeUrl(safeReturn(request.target)) } : {};
+  return renderBlockResponse(rt.site.block_response, verdict.decision, incidentId, options);
+}
+
+/** Reports the verdict; a refusal's page, or null when the request goes on to the origin. */
+function settle(ctx: ProxyContext, rt: SiteRuntime, req: http.IncomingMessage, request: WafRequest, verdict: Verdict): RenderedResponse | null {
+  const areas = verdict.facts?.areas ?? null;
+  if (verdict.action === 'forward') {
+    if (verdict.record) reportDecision({ ctx, rt, request, decision: verdict.record, areas });
+    return null;
+  }
+  const incidentId = reportDecision({ ctx, rt, request, decision: verdict.decision, areas });
+  return refusalPage(rt, req, request, verdict, incidentId);
+}
+
+/** What the response phase needs to know about the request it answers. */
+interface Answering {
+  request: WafRequest;
+  areas: readonly string[];
+  /** A list let the request in: its 404s are not counted. */
+  trusted: boolean;
+  /**
+   * The POST size limit still to enforce while streaming (bytes), 0 when none: a chunked body
+   * longer than the inspected head has no size the request checks could read.
+   */
+  streamLimit: number;
+}
+
+const tooLarge = 'RAMPART_POST_TOO_LARGE';
+
+/** The limit to apply to the rest of a body: only for a body that did not end within the head and declared no length. */
+function streamLimitOf(rt: SiteRuntime, req: http.IncomingMessage, ended: boolean): number {
+  const limit = rt.policy?.compiled.settings.request.limits.post_bytes ?? 0;
+  return limit > 0 && !ended && req.headers['content-length'] === undefined ? limit : 0;
+}
+
+/** The body's chunks, failing the stream (and so the upstream request) once they pass `limit` bytes. */
+async function* capped(chunks: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Buffer> {
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.length;
+    if (total > limit) throw Object.assign(new Error('request body over the POST size limit'), { code: tooLarge });
+    yield chunk;
   }
 }
 
@@ -132,31 +163,45 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
     const rt = chooseSite(getSites(), req.headers.host);
     if (!rt) return sendRendered(res, renderProxyError(421, 'No site is configured for this host.'), false);
     const clientIp = clientIpOf(req, rt);
+    if (isGatewayPage(rt, req.url)) {
+      const page = await serveGatewayPage(ctx, rt, req, wafRequest(req, clientIp, null, false), proto === 'https');
+      return sendRendered(res, page, !req.complete);
+    }
     let head: Buffer[] = [];
     let ended = announcesNoBody(req);
+    let answering: Answering | undefined;
     if (rt.site.status === 'on') {
       const read = await readBodyHead(req, rt.site.inspect_body_kb * 1024);
       if (read.aborted) return void res.destroy();
       head = read.chunks;
       ended = read.ended;
       const body = read.inspected.length > 0 ? read.inspected : null;
-      const decision = await decide(ctx, rt, wafRequest(req, clientIp, body, read.truncated));
-      const incidentId = report(ctx, rt, req, clientIp, decision);
-      if (decision.action === 'block' || decision.action === 'challenge') {
-        // Challenges (CC protection's human check) are the engine's next step; until then they block.
-        // A blocked upload is not read to its end: the connection closes after the answer.
-        return sendRendered(res, renderBlockResponse(rt.site.block_response, decision, incidentId), !ended);
-      }
+      const request = wafRequest(req, clientIp, body, read.truncated);
+      const verdict = await runRequestPipeline(ctx, rt, request);
+      // A refused upload is not read to its end: the connection closes after the answer.
+      const refusal = settle(ctx, rt, req, request, verdict);
+      if (refusal) return sendRendered(res, refusal, !ended);
+      if (rt.policy) answering = { request, areas: verdict.facts?.areas ?? [], trusted: verdict.action === 'forward' && verdict.trusted, streamLimit: streamLimitOf(rt, req, ended) };
     }
-    forward(rt, req, res, clientIp, head, ended, undefined);
+    forward(rt, req, res, clientIp, head, ended, undefined, 0, answering);
   }
 
-  function forward(rt: SiteRuntime, req: http.IncomingMessage, res: http.ServerResponse, clientIp: string, head: Buffer[], ended: boolean, tried: Set<Upstream> | undefined, staleRetries = 0): void {
+  function forward(
+    rt: SiteRuntime,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    clientIp: string,
+    head: Buffer[],
+    ended: boolean,
+    tried: Set<Upstream> | undefined,
+    staleRetries = 0,
+    answering?: Answering,
+  ): void {
     const upstream = rt.pool.pick(Date.now(), tried);
     if (!upstream) return sendRendered(res, renderProxyError(502, 'No origin server is available.'), !ended);
     const peer = peerOf(req);
     const pairs = endToEndHeaders(req.rawHeaders).filter(([n]) => n.length !== 6 || n.toLowerCase() !== 'expect');
-    const headers = upstreamRequestHeaders(pairs, {
+    const headers = upstreamRequestHeaders(answering ? upstreamHeadersForFilter(rt.policy, pairs) : pairs, {
       peerAddress: peer,
       trustedPeer: rt.trusted.size > 0 && rt.trusted.covers(peer),
       proto,
@@ -167,8 +212,14 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
     });
     // The body: all of it in memory when it ended within what was read (so another origin can be
     // tried), else what was read followed by the rest of the stream, with backpressure.
-    const body = ended ? (head.length === 0 ? null : head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head)) : head.length === 0 ? req : Readable.from(prepend(head, req), { objectMode: false });
+    const body = ended
+      ? head.length === 0 ? null : head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head)
+      : answering?.streamLimit
+        ? Readable.from(capped(prepend(head, req), answering.streamLimit), { objectMode: false })
+        : head.length === 0 ? req : Readable.from(prepend(head, req), { objectMode: false });
     let answered = false;
+    // A text body held whole for the filter library (response-phase.ts), until it ends or outgrows the bound.
+    let held: { status: number; statusText: string; headers: [string, string][]; chunks: Buffer[]; size: number } | null = null;
     let abort: ((err?: Error) => void) | undefined;
     // The client went away: stop the upstream exchange too.
     const onClose = () => {
@@ -196,16 +247,44 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
           answered = true;
           rt.pool.markOk(upstream);
           const raw = endToEndHeaders(latin1(rawHeaders));
-          const out = rt.site.via ? raw.filter(([n]) => n.length !== 3 || n.toLowerCase() !== 'via') : raw;
-          res.writeHead(status, statusText, withOwnHeaders(flatten(out), ctx, rt));
+          let out = rt.site.via ? raw.filter(([n]) => n.length !== 3 || n.toLowerCase() !== 'via') : raw;
           res.on('drain', resume);
+          if (answering && rt.policy) {
+            if (status === 404 && !answering.trusted) count404(ctx, rt, answering.request, answering.areas);
+            const plan = planResponse(rt.policy, req.method ?? 'GET', status, out);
+            out = plan.headers;
+            if (plan.filter) {
+              held = { status, statusText, headers: out, chunks: [], size: 0 };
+              return true;
+            }
+          }
+          res.writeHead(status, statusText, withOwnHeaders(flatten(out), ctx, rt));
           return true;
         },
         onData(chunk: Buffer): boolean {
+          if (held) {
+            held.chunks.push(chunk);
+            held.size += chunk.length;
+            if (held.size <= maxFilteredBody) return true;
+            // Too big to rewrite: what was held goes out as it came, and the rest streams.
+            const { status, statusText, headers, chunks } = held;
+            held = null;
+            res.writeHead(status, statusText, withOwnHeaders(flatten(headers), ctx, rt));
+            let ok = true;
+            for (const c of chunks) ok = res.write(c);
+            return ok;
+          }
           return res.write(chunk);
         },
         onComplete(): void {
           res.off('close', onClose);
+          if (held && rt.policy) {
+            const original = held.chunks.length === 1 ? held.chunks[0]! : Buffer.concat(held.chunks);
+            const body = filterBody(rt.policy, original);
+            res.writeHead(held.status, held.statusText, withOwnHeaders(flatten(headersForBody(held.headers, body.length, body !== original)), ctx, rt));
+            held = null;
+            return void res.end(body);
+          }
           res.end();
         },
         onError(err: Error & { code?: string }): void {
@@ -221,7 +300,12 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
           const triedNow = tried ?? new Set<Upstream>();
           if (!stale) triedNow.add(upstream);
           if (replayable && (stale || (connectFailed && triedNow.size < rt.pool.upstreams.length))) {
-            return forward(rt, req, res, clientIp, head, ended, triedNow, staleRetries + (stale ? 1 : 0));
+            return forward(rt, req, res, clientIp, head, ended, triedNow, staleRetries + (stale ? 1 : 0), answering);
+          }
+          if (code === tooLarge && answering) {
+            const decision = { action: 'block', rule: 'request.post_size', kind: 'policy' } as const;
+            const verdict = { action: 'block', decision, facts: null } as const;
+            return sendRendered(res, settle(ctx, rt, req, { ...answering.request, body: null }, verdict) ?? renderProxyError(400, 'The request is too large.'), true);
           }
           if (code === 'UND_ERR_HEADERS_TIMEOUT') return sendRendered(res, renderProxyError(504, 'The origin server did not answer in time.'), !ended);
           // undici refuses what HTTP forbids (two Host or Content-Length headers): the client's fault.
@@ -262,12 +346,11 @@ export function createUpgradeHandler(getSites: () => readonly SiteRuntime[], ctx
     const rt = chooseSite(getSites(), req.headers.host);
     if (!rt) return writeRawResponse(socket, renderProxyError(421, 'No site is configured for this host.'));
     const clientIp = clientIpOf(req, rt);
+    if (isGatewayPage(rt, req.url)) return writeRawResponse(socket, renderProxyError(400, 'Not a WebSocket endpoint.'));
     if (rt.site.status === 'on') {
-      const decision = await decide(ctx, rt, wafRequest(req, clientIp, null, false));
-      const incidentId = report(ctx, rt, req, clientIp, decision);
-      if (decision.action === 'block' || decision.action === 'challenge') {
-        return writeRawResponse(socket, renderBlockResponse(rt.site.block_response, decision, incidentId));
-      }
+      const request = wafRequest(req, clientIp, null, false);
+      const refusal = settle(ctx, rt, req, request, await runRequestPipeline(ctx, rt, request));
+      if (refusal) return writeRawResponse(socket, refusal);
     }
     const upstream = rt.pool.pick(Date.now());
     if (!upstream) return writeRawResponse(socket, renderProxyError(502, 'No origin server is available.'));

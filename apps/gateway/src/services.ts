@@ -4,9 +4,9 @@ import type { TimedLists } from '@rampart/waf';
 /**
  * What a worker's request pipeline needs beyond the request and the compiled policy: state shared
  * by all workers (the timed lists, CC and 404 counts), lookups that are slow or big (geo-IP, the
- * DNS check of claimed spiders), and the way out for events. The cluster implementation keeps the
- * shared parts in the primary and tells every worker; `createLocalServices` below is the
- * single-process one (tests, one worker).
+ * DNS check of claimed spiders), and the way out for events. The cluster implementation
+ * (cluster-services.ts, with policy-hub.ts in the primary) keeps the shared parts in the primary
+ * and tells every worker; `createLocalServices` below is the single-process one (tests, one worker).
  */
 export interface WorkerServices {
   /** The interception and authorization lists as this worker knows them now. */

@@ -1,36 +1,42 @@
 /**
  * A gateway worker process (forked by the primary through node:cluster). It receives the
  * configuration by IPC, opens its listeners (shared with its siblings through the primary), says
- * ready, and on `drain` stops accepting, finishes what it has and exits.
+ * ready, and on `drain` stops accepting, finishes what it has and exits. Its WorkerServices are the
+ * cluster's (cluster-services.ts): timed lists, counts and events shared through the primary.
  */
 import cluster from 'node:cluster';
-import type { GatewayConfig } from '@rampart/contracts';
+import { createClusterServices } from './cluster-services.ts';
+import type { FromWorker, ToWorker } from './cluster-messages.ts';
 import { GatewayServers } from './gateway-servers.ts';
-import type { GatewayEvent } from './inspector.ts';
 import { loadInspector } from './load-inspector.ts';
+import type { WorkerServices } from './services.ts';
 
-export type ToWorker = { type: 'config'; config: GatewayConfig; inspectorModule?: string; exposeWorker: boolean } | { type: 'drain'; graceMs: number };
-export type FromWorker =
-  | { type: 'ready'; addresses: Record<string, { address: string; port: number }> }
-  | { type: 'failed'; reason: string }
-  | { type: 'event'; event: GatewayEvent }
-  | { type: 'log'; message: string };
+export type { FromWorker, ToWorker } from './cluster-messages.ts';
 
 const send = (m: FromWorker) => process.send?.(m);
 
 if (!cluster.isWorker) throw new Error('worker-main.ts runs only as a cluster worker');
 
+const services = createClusterServices({ send, log: (message) => send({ type: 'log', message }) });
 let servers: GatewayServers | undefined;
 process.on('message', (message: ToWorker) => {
+  if (services.receive(message)) return;
   void (async () => {
     if (message.type === 'config') {
       try {
+        services.configure(message);
         const inspector = await loadInspector(message.inspectorModule, (m) => send({ type: 'log', message: m }));
+        if (message.inspectorModule) {
+          // Test and diagnostics hook: an inspector module may take the worker's services (to count, list, emit).
+          const mod = (await import(message.inspectorModule)) as { useServices?: (s: WorkerServices) => void };
+          mod.useServices?.(services);
+        }
         const generation = process.env.RAMPART_GATEWAY_GENERATION ?? '0';
         servers = new GatewayServers({
           inspector,
           onEvent: (event) => send({ type: 'event', event }),
           workerTag: message.exposeWorker ? `${process.pid}/${generation}` : undefined,
+          services,
         });
         await servers.apply(message.config);
         send({ type: 'ready', addresses: servers.addresses() });
@@ -38,13 +44,26 @@ process.on('message', (message: ToWorker) => {
         send({ type: 'failed', reason: (err as Error).message });
         // Listeners opened before the failure may already have been handed connections: finish them.
         await servers?.drain(5_000);
-        process.exit(1);
+        await exitAfterFlush(1);
       }
     } else if (message.type === 'drain') {
       await servers?.drain(message.graceMs);
-      process.exit(0);
+      await exitAfterFlush(0);
     }
   })();
 });
 // The primary going away (crash, kill -9) must not leave orphans holding ports.
 process.on('disconnect', () => process.exit(0));
+
+/** Sends the last counts and events before exiting (a draining worker's last blocks must reach the console). */
+async function exitAfterFlush(code: number): Promise<never> {
+  services.flush();
+  services.stop();
+  // process.send queues; an empty sync with a callback resolves once everything before it is written.
+  await new Promise<void>((resolve) => {
+    if (!process.send || !process.connected) return resolve();
+    process.send({ type: 'sync', counts: [], events: [], dropped: 0 } satisfies FromWorker, undefined, {}, () => resolve());
+    setTimeout(resolve, 1000).unref();
+  });
+  process.exit(code);
+}

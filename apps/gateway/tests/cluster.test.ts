@@ -49,7 +49,7 @@ describe.skipIf(!hasNginx)('gateway process: workers, reloads, events, memory', 
     port = await freePort();
     writeConfig(false);
     gateway = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', main, '--config', configPath, '--admin-socket', adminPath,
-      '--inspector', testInspector, '--expose-worker', '--drain-grace-ms', '20000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      '--inspector', testInspector, '--expose-worker', '--drain-grace-ms', '20000', '--events-stdout'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffered = '';
     gateway.stdout?.on('data', (c: Buffer) => {
       buffered += c.toString();
