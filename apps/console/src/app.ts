@@ -44,6 +44,8 @@ import { websiteServerRoutes } from './routes/website.ts';
 import { websiteSettingsRoutes } from './routes/website-settings.ts';
 import { websiteListRoutes } from './routes/website-lists.ts';
 import { defaultGatewayPaths, type GatewayPaths } from './website/gateway-link.ts';
+import { createWebsiteLink, type WebsiteLink } from './website/website-link.ts';
+import { createGatewayPoller, type GatewayPoller } from './website/gateway-events.ts';
 import { shortcutLinkRoutes } from './shortcuts/link-routes.ts';
 import { EventSink } from './services/event-sink.ts';
 import { DownloadJobs } from './services/download-jobs.ts';
@@ -75,6 +77,8 @@ export interface Console {
   ctx: ConsoleContext;
   /** Every guarded route with the access it declares (the permission walk reads it). */
   routes: readonly DeclaredRoute[];
+  /** The website gateway link: its policy check and event drain (running on timers unless `background` is false). */
+  website: { link: WebsiteLink; poller: GatewayPoller };
   close(): Promise<void>;
 }
 
@@ -117,6 +121,8 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
 
   const host = hostFacts(ctx.agent, ctx.now);
   const gatewayPaths = options.gateway ?? defaultGatewayPaths(typeof options.db === 'string' ? dirname(options.db) : join(tmpdir(), `rampart-gateway-${process.pid}`));
+  const websiteLink = createWebsiteLink(ctx, gatewayPaths);
+  const gatewayPoller = createGatewayPoller(websiteLink);
   const routes: DeclaredRoute[] = [];
   // Everything below this context is guarded: each route declares its access, one hook enforces it.
   await app.register(async (guarded) => {
@@ -141,9 +147,9 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(systemAreaRoutes(ctx));
       await api.register(systemConfigRoutes(ctx));
       await api.register(systemShortcutRoutes(ctx));
-      await api.register(websiteServerRoutes(ctx, gatewayPaths));
-      await api.register(websiteSettingsRoutes(ctx, gatewayPaths));
-      await api.register(websiteListRoutes(ctx));
+      await api.register(websiteServerRoutes(ctx, websiteLink));
+      await api.register(websiteSettingsRoutes(ctx, websiteLink));
+      await api.register(websiteListRoutes(ctx, websiteLink));
     }, { prefix: '/magapi' });
     registerWebsocket(guarded, ctx);
   });
@@ -153,7 +159,10 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   registerStatic(app, options.webDir ?? join(repoRoot, 'apps/web/dist'));
 
   const stops: (() => void)[] = [startRatesFeed(ctx.hub, ctx.agent), () => ctx.noticeFeed.stop()];
+  let stopGatewayPoller: () => Promise<void> = async () => {};
   if (options.background !== false) {
+    // The website gateway's events (every second) and its policy check (every few seconds).
+    stopGatewayPoller = gatewayPoller.start();
     stops.push(startModuleReconciler(ctx), startLicenceWatch(ctx));
     // Notices raised by the agent go out by the chosen notification methods (system alerts tab).
     stops.push(startAlerts(ctx));
@@ -163,6 +172,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   }
   app.addHook('onClose', async () => {
     for (const stop of stops) stop();
+    await stopGatewayPoller();
     await ctx.events.close();
   });
 
@@ -170,6 +180,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
     app,
     ctx,
     routes,
+    website: { link: websiteLink, poller: gatewayPoller },
     close: async () => {
       await app.close();
       if (typeof options.db === 'string') db.close();

@@ -4,7 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayConfigSchema, websiteDiscoverySchema, type WebsiteSiteInput } from '@rampart/contracts';
+import { defaultWebsiteSettings, gatewayConfigSchema, websiteDiscoverySchema, type WebsiteSiteInput } from '@rampart/contracts';
 import { magapi, startHarness, type Harness } from './support/harness.ts';
 import { makeCert } from './support/portal-certs.ts';
 
@@ -23,6 +23,8 @@ beforeAll(async () => {
   h = await startHarness();
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
+  // Sites are inspected only while the website module is on (off: every site is written status off).
+  expect((await magapi(h.app, 'POST', '/module_switch', { token, payload: { module: 'website', status: 1 } })).body.code).toBe(0);
   // The console's defaults without RAMPART_DATA_DIR: beside the panel database.
   configFile = join(h.dir, 'gateway', 'gateway.json');
   adminSocket = join(h.dir, 'run', 'gateway.sock');
@@ -185,6 +187,8 @@ describe('a running gateway', () => {
     listenPort = await freePort();
     const { list } = (await call('GET', '/website/server')).body.data;
     await call('POST', '/website/server_delete', { ids: list.map((s: { id: number }) => s.id) });
+    // Loose mode: strict (the default) also refuses a Host that is an IP address (protocol.host_is_ip), which is what these requests send.
+    expect((await call('POST', '/website/base', { ...defaultWebsiteSettings.base, block_mode: 'loose' })).body.code).toBe(0);
     const added = await call('POST', '/website/server', site(listenPort, originPort, { server_names: [] }));
     expect(added.body.code).toBe(0);
     mkdirSync(join(h.dir, 'run'), { recursive: true });

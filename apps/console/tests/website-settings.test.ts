@@ -130,7 +130,7 @@ describe('interception and authorization lists', () => {
       expect(page.body.data.total).toBe(1);
       expect(page.body.data.list[0]).toMatchObject({ ip: '203.0.113.7', reason: 'manual', detail: 'by hand', expires_at: h.clock.now + 600_000 });
       expect((await call('GET', `/website/${name}`)).body.data.total).toBe(2);
-      expect((await call('POST', `/website/${name}_delete`, { ips: ['203.0.113.7'] })).body.data).toEqual({ deleted: 1 });
+      expect((await call('POST', `/website/${name}_delete`, { ips: ['203.0.113.7'] })).body.data).toEqual({ deleted: 1, gateway: { state: 'not_running' } });
       expect((await call('GET', `/website/${name}`)).body.data.total).toBe(1);
     }
     h.clock.now += 11 * 60_000;

@@ -1,5 +1,6 @@
 import type { Language } from './i18n.ts';
 import type { EventCategory, EventParams } from './events.ts';
+import { websiteAttackNames, websiteInterceptReasonNames, websiteRuleName } from './website-event-names.ts';
 
 type Texts = Record<Language, string>;
 
@@ -35,7 +36,9 @@ export const eventLevelNames: Record<string, Texts> = {
 
 /**
  * Every event kind. Placeholders: `{name}` is the raw parameter; `{name|module}` shows a module
- * key by its name; `{name|onoff}` shows 1/0 as on/off; `{name|reason}` names a block reason.
+ * key by its name; `{name|onoff}` shows 1/0 as on/off; `{name|reason}` names a block reason;
+ * `{name|attack}`, `{name|webrule}`, `{name|webreason}` name the website gateway's attack kinds,
+ * rules and interception reasons (website-event-names.ts).
  */
 export const eventKinds = {
   'panel.action': {
@@ -154,6 +157,40 @@ export const eventKinds = {
     content: { 'zh-CN': '通知「{title}」通过{method}发送失败：{reason}', 'en-US': 'The notification "{title}" could not be sent by {method}: {reason}' },
     solution: { 'zh-CN': '在系统设置 - 消息通知中检查该通知方式的配置并发送测试消息', 'en-US': 'Check the method in System settings - Alerts and send a test message' },
   },
+  // Website protection: what the gateway did, drained by the console (apps/console/src/website/gateway-events.ts).
+  // `{site}` is the site's name, `{attack|attack}` the attack kind, `{rule|webrule}` the rule or settings group.
+  'website.attack': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '{ip} 对站点「{site}」的{attack|attack}攻击已拦截', 'en-US': '{ip}: {attack|attack} attack on site "{site}" blocked' },
+    solution: { 'zh-CN': '如为误拦截，可将该 URL 或 IP 加入网站防护的白名单，或在攻击防护中调整该检测', 'en-US': 'If this is a mistake, whitelist the URL or IP in the website lists, or adjust the detection on the attack tab' },
+  },
+  'website.policy_block': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '{ip} 访问站点「{site}」被{rule|webrule}拦截', 'en-US': '{ip}: request to site "{site}" blocked by {rule|webrule}' },
+    solution: { 'zh-CN': '如为误拦截，请检查网站防护中对应的设置', 'en-US': 'If this is a mistake, check that setting of the website protection' },
+  },
+  'website.challenge': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '{ip} 访问站点「{site}」需通过人机验证（{rule|webrule}）', 'en-US': '{ip}: human verification asked on site "{site}" ({rule|webrule})' },
+  },
+  'website.record': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '{ip} 访问站点「{site}」命中{rule|webrule}，已记录（未拦截）', 'en-US': '{ip}: request to site "{site}" matched {rule|webrule}; recorded, not blocked' },
+  },
+  'website.intercepted': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '{ip} 触发{reason|webreason}，网站防护已拦截 {minutes} 分钟', 'en-US': '{ip}: {reason|webreason}; blocked by website protection for {minutes} minutes' },
+    solution: { 'zh-CN': '如为误拦截，可在网站防护的拦截列表中解除', 'en-US': 'If this is a mistake, remove it from the website interception list' },
+  },
+  'website.authorized': {
+    category: 'security', foldable: false,
+    content: { 'zh-CN': '{ip} 通过授权密码验证，授权访问 {minutes} 分钟', 'en-US': '{ip} gave the authorization password; authorized for {minutes} minutes' },
+  },
+  'website.events_lost': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '网站防护网关的事件缓冲区已满，{count} 条事件未能记录', 'en-US': 'The website gateway\'s event buffer was full: {count} events were not recorded' },
+    solution: { 'zh-CN': '通常是短时间内大量攻击所致；确认面板服务正常运行', 'en-US': 'Usually a burst of attacks; make sure the panel service is running' },
+  },
 } satisfies Record<string, EventKindDef>;
 
 /** Why the firewall blocked an address, as the interception list, events and notices show it (one table for all three). */
@@ -179,13 +216,16 @@ const onOff: Record<string, Texts> = {
 
 /** Fills a catalogue template; a missing parameter shows as an empty string, never as `{name}`. */
 export function fillTemplate(template: string, params: EventParams, lang: Language): string {
-  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason))?\}/g, (_, name: string, format?: string) => {
+  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason|attack|webrule|webreason))?\}/g, (_, name: string, format?: string) => {
     const raw = params[name];
     if (raw === undefined) return '';
     const text = String(raw);
     if (format === 'module') return eventModuleNames[text]?.[lang] ?? text;
     if (format === 'onoff') return onOff[text]?.[lang] ?? text;
     if (format === 'reason') return interceptReasonNames[text]?.[lang] ?? text;
+    if (format === 'attack') return websiteAttackNames[text]?.[lang] ?? text;
+    if (format === 'webrule') return websiteRuleName(text, lang);
+    if (format === 'webreason') return websiteInterceptReasonNames[text]?.[lang] ?? text;
     return text;
   });
 }

@@ -39,3 +39,4 @@ export * from './licence.ts';
 export * from './website-gateway.ts';
 export * from './website-api.ts';
 export * from './website-agent.ts';
+export * from './website-event-names.ts';

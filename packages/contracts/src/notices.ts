@@ -43,6 +43,15 @@ export const noticeKinds = {
     title: { 'zh-CN': '检测到攻击', 'en-US': 'Attack detected' },
     content: { 'zh-CN': '{module|module}：{summary}', 'en-US': '{module|module}: {summary}' },
   },
+  /**
+   * A request the website gateway blocked that its alert settings (area) chose to send. `{rule}` is
+   * the attack kind for an attack, the rule for a settings group; `{methods}` (comma-separated)
+   * narrows the alert service's methods to the website's own choice (alert-dispatcher.ts).
+   */
+  website_attack: {
+    title: { 'zh-CN': '网站防护拦截了攻击', 'en-US': 'Website protection blocked an attack' },
+    content: { 'zh-CN': '{ip} 对站点「{site}」的请求（{method} {url}）因{rule|webrule}被拦截。', 'en-US': '{ip}: a request to site "{site}" ({method} {url}) was blocked: {rule|webrule}.' },
+  },
 } satisfies Record<string, { title: Texts; content: Texts }>;
 
 export const noticeKindSchema = z.enum(Object.keys(noticeKinds) as [keyof typeof noticeKinds, ...(keyof typeof noticeKinds)[]]);

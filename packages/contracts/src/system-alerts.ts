@@ -204,7 +204,13 @@ export const defaultAlertSettings: AlertSettingsInput = {
 };
 
 /** A message waiting in the queue of one (the spec: a newer message replaces it). */
-export const alertQueuedSchema = z.object({ title: z.string(), content: z.string(), at: z.number().int() });
+export const alertQueuedSchema = z.object({
+  title: z.string(),
+  content: z.string(),
+  at: z.number().int(),
+  /** Absent: every chosen method. Present: only these of them (a module's own alert methods, e.g. website protection's). */
+  methods: z.array(z.enum(alertMethods)).optional(),
+});
 export type AlertQueued = z.infer<typeof alertQueuedSchema>;
 
 /** GET /system/alerts/queue. */

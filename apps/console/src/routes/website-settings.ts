@@ -13,10 +13,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { perm } from '../http/access.ts';
 import { ok } from '../http/reply.ts';
-import { secretBox } from '../security/secret-box.ts';
 import { applyWebsiteChange } from '../website/apply.ts';
 import { hashAuthorizationPassword } from '../website/authorization-hash.ts';
-import type { GatewayPaths } from '../website/gateway-link.ts';
+import type { WebsiteLink } from '../website/website-link.ts';
 import { readWebsiteSettings, writeWebsiteGroup } from '../website/settings-store.ts';
 
 /**
@@ -26,11 +25,10 @@ import { readWebsiteSettings, writeWebsiteGroup } from '../website/settings-stor
  * and regenerates the gateway's configuration (routes/website.ts explains the flow). Groups are
  * module-wide: the spec's calls name no site.
  */
-export const websiteSettingsRoutes = (ctx: ConsoleContext, paths: GatewayPaths): FastifyPluginAsyncZod => async (app) => {
-  const box = secretBox(ctx.db);
+export const websiteSettingsRoutes = (ctx: ConsoleContext, link: WebsiteLink): FastifyPluginAsyncZod => async (app) => {
   const read = () => readWebsiteSettings(ctx.db);
-  const store = <G extends keyof WebsiteSettings>(request: Parameters<typeof applyWebsiteChange>[3], group: G, value: (stored: WebsiteSettings) => WebsiteSettings[G]) =>
-    applyWebsiteChange(ctx, box, paths, request, () => {
+  const store = <G extends keyof WebsiteSettings>(request: Parameters<typeof applyWebsiteChange>[1], group: G, value: (stored: WebsiteSettings) => WebsiteSettings[G]) =>
+    applyWebsiteChange(link, request, () => {
       writeWebsiteGroup(ctx.db, group, value(read()));
       return {};
     });

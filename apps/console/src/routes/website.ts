@@ -12,9 +12,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { perm } from '../http/access.ts';
 import { ok, refuse } from '../http/reply.ts';
-import { secretBox } from '../security/secret-box.ts';
 import { applyWebsiteChange, WebsiteRefusal } from '../website/apply.ts';
-import type { GatewayPaths } from '../website/gateway-link.ts';
+import type { WebsiteLink } from '../website/website-link.ts';
 import { deleteSites, getSite, listSites, saveSite, setSitesColumn, siteView } from '../website/site-store.ts';
 
 /*
@@ -36,6 +35,12 @@ import { deleteSites, getSite, listSites, saveSite, setSitesColumn, siteView } f
  * - Module-wide settings: the spec's tabs carry no site, so every site uses the same groups.
  * - `is_any_open`: at least one site is on; the web offers "open all" (spec 4) when the module is
  *   switched on, sites exist and none is open, and does it with POST /website/server_status.
+ * - The file also carries the engine's `policy` (website/gateway-config.ts): the settings groups,
+ *   the agent's super whitelist and common areas, a cookie secret and the timed lists. The module
+ *   switched off or protection paused writes every site status off (still proxying, nothing
+ *   inspected). A periodic check (website/policy-sync.ts) rewrites and reloads when the agent's
+ *   parts or the switches change; the gateway's own reports are drained every second
+ *   (website/gateway-events.ts) into the event log, the photo log, the timed lists and notices.
  * - Discovery of local nginx / Apache sites (`nginx -T`, `apachectl -S`) reads configuration only
  *   root may read: an agent call (`website.discover`, apps/agent/src/website), offered, never applied
  *   by itself — the web fills the add form from a found site.
@@ -43,9 +48,9 @@ import { deleteSites, getSite, listSites, saveSite, setSitesColumn, siteView } f
 /** nginx -T and apachectl -S each have 10 s in the agent; they run side by side. */
 const discoveryTimeoutMs = 30_000;
 
-export const websiteServerRoutes = (ctx: ConsoleContext, paths: GatewayPaths): FastifyPluginAsyncZod => async (app) => {
-  const box = secretBox(ctx.db);
-  const apply = <T extends object>(request: Parameters<typeof applyWebsiteChange>[3], change: () => T) => applyWebsiteChange(ctx, box, paths, request, change);
+export const websiteServerRoutes = (ctx: ConsoleContext, link: WebsiteLink): FastifyPluginAsyncZod => async (app) => {
+  const { box } = link;
+  const apply = <T extends object>(request: Parameters<typeof applyWebsiteChange>[1], change: () => T) => applyWebsiteChange(link, request, change);
 
   app.get('/website/server', { config: { access: perm('website', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
     const list = listSites(ctx.db, box).map(siteView);

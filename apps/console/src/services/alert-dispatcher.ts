@@ -1,4 +1,4 @@
-import { localDateTime, renderNotice, translate, type AlertMethod, type AlertQueued, type AlertQueueView, type Language } from '@rampart/contracts';
+import { alertMethods, localDateTime, renderNotice, translate, type AlertMethod, type AlertQueued, type AlertQueueView, type Language } from '@rampart/contracts';
 import type { ConsoleContext } from '../context.ts';
 import { getSetting, setSetting } from '../db/settings.ts';
 import { deliver, defaultPorts, type AlertText, type DeliveryPorts } from './alert-delivery.ts';
@@ -52,6 +52,8 @@ export function createAlertDispatcher(ctx: ConsoleContext, ports: DeliveryPorts 
   const save = (patch: Partial<ReturnType<typeof state>>) => setSetting(ctx.db, 'alert_state', { ...state(), ...patch });
   const service = () => getSetting(ctx.db, 'alerts').settings;
   const intervalMs = () => service().interval * 60_000;
+  // A message may narrow the chosen methods to its module's own choice (website alerts name theirs).
+  const methodsFor = (message: AlertQueued) => service().methods.filter((m) => message.methods === undefined || message.methods.includes(m));
   // One send at a time, in order: a later message never overtakes an earlier one.
   let chain: Promise<void> = Promise.resolve();
 
@@ -59,7 +61,7 @@ export function createAlertDispatcher(ctx: ConsoleContext, ports: DeliveryPorts 
     save({ last_sent_at: ctx.now() });
     const run = async () => {
       const text = alertText(ctx, message);
-      for (const method of service().methods) {
+      for (const method of methodsFor(message)) {
         try {
           await deliver(ctx.db, method, text, ports);
         } catch (error) {
@@ -82,7 +84,7 @@ export function createAlertDispatcher(ctx: ConsoleContext, ports: DeliveryPorts 
   const dispatcher: AlertDispatcher = {
     async submit(message) {
       const s = service();
-      if (!s.enabled || s.methods.length === 0) return;
+      if (!s.enabled || methodsFor(message).length === 0) return;
       if (due(ctx.now())) return sendNow(message);
       save({ waiting: message });
     },
@@ -114,7 +116,9 @@ export function createAlertDispatcher(ctx: ConsoleContext, ports: DeliveryPorts 
       const lang = alertLanguage(ctx.db, service());
       for (const notice of fresh) {
         const { title, content } = renderNotice(notice.kind, notice.params, lang);
-        await dispatcher.submit({ title, content, at: notice.add_time });
+        // A `methods` param (comma-separated) narrows the methods: website protection's alert settings name theirs.
+        const methods = typeof notice.params['methods'] === 'string' ? alertMethods.filter((m) => (notice.params['methods'] as string).split(',').includes(m)) : undefined;
+        await dispatcher.submit({ title, content, at: notice.add_time, ...(methods ? { methods } : {}) });
       }
     },
     queue() {

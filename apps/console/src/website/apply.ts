@@ -1,13 +1,9 @@
 import type { Envelope, MessageKey, WebsiteGatewayReport } from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { ConsoleContext } from '../context.ts';
 import { transaction } from '../db/database.ts';
 import { failure, ok, warning } from '../http/reply.ts';
-import type { SecretBox } from '../security/secret-box.ts';
-import { buildGatewayConfig } from './gateway-config.ts';
-import { reloadGateway, writeGatewayConfig, type GatewayPaths } from './gateway-link.ts';
-import { readWebsiteSettings } from './settings-store.ts';
-import { listSites } from './site-store.ts';
+import { reloadGateway, writeGatewayConfig } from './gateway-link.ts';
+import { desiredGatewayConfig, type WebsiteLink } from './website-link.ts';
 
 /** A refusal decided inside the change (unknown site, …): rolls the transaction back. */
 export class WebsiteRefusal extends Error {
@@ -25,20 +21,21 @@ export class WebsiteRefusal extends Error {
  * checked in one transaction (a configuration the gateway's schema rejects saves nothing), the
  * file is written before anything else can run (so files land in commit order), then a running
  * gateway is asked to reload. Its refusal is a warning: the change is saved, the gateway keeps its
- * previous configuration, the user reads why.
+ * previous configuration, the user reads why. The agent's part of the policy (super whitelist,
+ * common areas, protection) is read first, outside the transaction (policy-inputs.ts).
  */
 export async function applyWebsiteChange<T extends object>(
-  ctx: ConsoleContext,
-  box: SecretBox,
-  paths: GatewayPaths,
+  link: WebsiteLink,
   request: FastifyRequest,
   change: () => T,
 ): Promise<Envelope<T & { gateway: WebsiteGatewayReport }>> {
+  const { ctx, paths } = link;
+  const inputs = await link.agentInputs.current(ctx.now());
   let result: T;
   try {
     result = transaction(ctx.db, () => {
       const value = change();
-      const built = buildGatewayConfig(listSites(ctx.db, box), readWebsiteSettings(ctx.db));
+      const built = desiredGatewayConfig(link, inputs);
       if (!built.ok) throw new WebsiteRefusal('wapi_config_rejected', { reason: built.reason });
       writeGatewayConfig(paths.configFile, built.config);
       return value;

@@ -35,6 +35,7 @@ const zh = {
   web_entry_invalid: '名单项不能为空且不能超过 512 个字符',
   web_spider_invalid: '未知的搜索引擎蜘蛛',
   web_too_many: '条目过多',
+  web_timed_not_applied: '已保存，但运行中的网关未能立即生效（{reason}），将在网关重新加载或下次启动时生效',
 } as const;
 
 const en: Record<keyof typeof zh, string> = {
@@ -73,6 +74,7 @@ const en: Record<keyof typeof zh, string> = {
   web_entry_invalid: 'List entries are 1 to 512 characters',
   web_spider_invalid: 'Unknown search engine spider',
   web_too_many: 'Too many entries',
+  web_timed_not_applied: 'Saved, but the running gateway did not take it at once ({reason}); it takes effect when the gateway reloads or starts',
 };
 
 export const websiteMessages = { zh, en };

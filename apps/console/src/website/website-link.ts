@@ -1,0 +1,39 @@
+import type { GatewayConfig } from '@rampart/contracts';
+import type { ConsoleContext } from '../context.ts';
+import { getModuleFlags } from '../db/modules.ts';
+import { secretBox, type SecretBox } from '../security/secret-box.ts';
+import { gatewayCookieSecret } from './cookie-secret.ts';
+import { buildGatewayConfig } from './gateway-config.ts';
+import type { GatewayPaths } from './gateway-link.ts';
+import { AgentInputsCache, type AgentPolicyInputs } from './policy-inputs.ts';
+import { readWebsiteSettings } from './settings-store.ts';
+import { listSites } from './site-store.ts';
+import { activeTimed } from './timed-store.ts';
+
+/** What the website routes and the gateway poller share: where the gateway is, the secret box, the agent's last policy inputs. */
+export interface WebsiteLink {
+  ctx: ConsoleContext;
+  paths: GatewayPaths;
+  box: SecretBox;
+  agentInputs: AgentInputsCache;
+}
+
+export function createWebsiteLink(ctx: ConsoleContext, paths: GatewayPaths): WebsiteLink {
+  return { ctx, paths, box: secretBox(ctx.db), agentInputs: new AgentInputsCache(ctx.agent, paths.configFile) };
+}
+
+/**
+ * The gateway configuration the whole desired state leads to now. Synchronous on purpose: a change
+ * builds it inside its transaction (apply.ts), so a state the gateway would refuse is not saved.
+ */
+export function desiredGatewayConfig(link: WebsiteLink, inputs: AgentPolicyInputs): { ok: true; config: GatewayConfig } | { ok: false; reason: string } {
+  const { db } = link.ctx;
+  return buildGatewayConfig(listSites(db, link.box), readWebsiteSettings(db), {
+    module_on: getModuleFlags(db).website === 1,
+    protection_on: inputs.protection_on,
+    super_whitelist: inputs.super_whitelist,
+    common_areas: inputs.common_areas,
+    cookie_secret: gatewayCookieSecret(db, link.box),
+    timed: activeTimed(db, link.ctx.now()),
+  });
+}

@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultWebsiteSettings } from '@rampart/contracts';
+import { magapi, startHarness, type Harness } from './support/harness.ts';
+
+/*
+ * The console against the real gateway (apps/gateway/src/main.ts, one worker): the policy file it
+ * writes is taken, an attack is blocked, its event is drained into the event log and the photo
+ * log, and an address put on the interception list by hand is refused at once, without a reload.
+ */
+
+let h: Harness;
+let token: string;
+let gateway: ChildProcess;
+let origin: http.Server;
+let listenPort: number;
+let stderr = '';
+const main = join(import.meta.dirname, '..', '..', 'gateway', 'src', 'main.ts');
+const call = (method: 'GET' | 'POST', url: string, payload?: unknown, lang: 'en-US' | 'zh-CN' = 'en-US') => magapi(h.app, method, url, { token, payload, lang });
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  const admin = await h.register();
+  token = await h.login(admin.username, admin.password);
+  origin = http.createServer((req, res) => res.end(`origin saw ${req.url}`));
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  const originPort = (origin.address() as net.AddressInfo).port;
+  listenPort = await freePort();
+  expect((await call('POST', '/module_switch', { module: 'website', status: 1 })).body.code).toBe(0);
+  // Loose: strict (the default) also refuses a Host that is an IP address, which is what these requests send.
+  const base = { ...defaultWebsiteSettings.base, block_mode: 'loose' as const, snapshot: { enabled: true, retention_days: 7 } };
+  expect((await call('POST', '/website/base', base)).body.code).toBe(0);
+  const site = { name: 'Real', status: 'on', running: true, listen: [{ address: '127.0.0.1', port: listenPort, tls: false }], server_names: [], upstreams: [`http://127.0.0.1:${originPort}`], tls_cert: '', tls_key: null, trusted_proxies: [] };
+  expect((await call('POST', '/website/server', site)).body.code).toBe(0);
+  const adminSocket = join(h.dir, 'run', 'gateway.sock');
+  mkdirSync(join(h.dir, 'run'), { recursive: true });
+  gateway = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', main, '--config', join(h.dir, 'gateway', 'gateway.json'), '--admin-socket', adminSocket, '--workers', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  gateway.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  for (let i = 0; i < 200 && !existsSync(adminSocket); i++) await new Promise((r) => setTimeout(r, 50));
+}, 30_000);
+afterAll(async () => {
+  if (gateway && gateway.exitCode === null) {
+    const exited = new Promise((r) => gateway.once('exit', r));
+    gateway.kill('SIGTERM');
+    await exited;
+  }
+  await new Promise((resolve) => origin.close(resolve));
+  await h.close();
+});
+
+const get = async (path: string) => {
+  const res = await fetch(`http://127.0.0.1:${listenPort}${path}`);
+  return { status: res.status, text: await res.text() };
+};
+
+/** Drains until the log shows an event that `match` accepts (workers report to the primary in batches). */
+async function drainUntil(match: (row: { content: string; ip: string }) => boolean): Promise<{ content: string; ip: string }[]> {
+  for (let i = 0; i < 50; i++) {
+    await h.console.website.poller.drainOnce();
+    await h.console.ctx.events.flush();
+    const rows = (await call('GET', '/log/system?module=website&size=100')).body.data.list as { content: string; ip: string }[];
+    if (rows.some(match)) return rows;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no such event drained; gateway stderr: ${stderr}`);
+}
+
+describe('the console with the real gateway', () => {
+  it('blocks an attack with the policy it wrote, and the drained event reaches the event and photo logs', async () => {
+    expect(await get('/hello?x=1'), stderr).toEqual({ status: 200, text: 'origin saw /hello?x=1' });
+    expect((await get('/search?q=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E')).status).toBe(403);
+    const rows = await drainUntil((r) => r.content.includes('attack on site "Real" blocked'));
+    expect(rows.find((r) => r.content.includes('attack on site "Real" blocked'))!.content).toBe('127.0.0.1: cross-site scripting (XSS) attack on site "Real" blocked');
+    const photos = (await call('GET', '/log/photo')).body.data.list as { site: string; url: string; kind: string }[];
+    expect(photos).toContainEqual(expect.objectContaining({ site: 'Real', url: '/search?q=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E', kind: 'website.attack' }));
+  }, 30_000);
+
+  it('refuses an address put on the interception list by hand at once, and lets it in again when removed', async () => {
+    const added = await call('POST', '/website/intercept_list', { ips: ['127.0.0.1'], minutes: 5, remark: 'by hand' });
+    expect(added.body, stderr).toMatchObject({ code: 0, data: { gateway: { state: 'sent' } } });
+    expect((await get('/hello')).status).toBe(403);
+    const removed = await call('POST', '/website/intercept_list_delete', { ips: ['127.0.0.1'] });
+    expect(removed.body).toMatchObject({ code: 0, data: { deleted: 1, gateway: { state: 'sent' } } });
+    expect(await get('/hello')).toEqual({ status: 200, text: 'origin saw /hello' });
+    // No reload happened: the first generation still serves.
+    expect(stderr).not.toContain('generation 2');
+  }, 30_000);
+});
