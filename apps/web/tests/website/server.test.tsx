@@ -118,6 +118,24 @@ describe('server tab', () => {
     await waitFor(() => expect(calls(api, 'server_delete')).toEqual([{ ids: [1] }]));
   });
 
+  it('keeps saying that the gateway refused a change until a later change is taken', async () => {
+    const report = (state: string, reason?: string) => ok({ gateway: { state, ...(reason ? { reason } : {}) } });
+    let answer = { body: { code: 1, msg: 'Saved, but the gateway refused the new configuration', data: { gateway: { state: 'refused', reason: 'bind EADDRINUSE 0.0.0.0:80' } } } };
+    await openWebsite('server', {
+      handlers: { 'GET /website/server': servers([site(1)]), 'POST /website/server_status': () => answer },
+    });
+    fireEvent.click(await screen.findByTestId('web-server-status-1'));
+    expect((await screen.findByTestId('web-gateway-report')).textContent).toBe(
+      'The gateway refused the last change and keeps serving its previous configuration: bind EADDRINUSE 0.0.0.0:80. Correct the setting (or free what it names) and save again.',
+    );
+    answer = report('not_running') as typeof answer;
+    fireEvent.click(screen.getByTestId('web-server-status-1'));
+    await waitFor(() => expect(screen.getByTestId('web-gateway-report').textContent).toBe('The gateway is not running: changes are saved and take effect when it starts.'));
+    answer = report('reloaded') as typeof answer;
+    fireEvent.click(screen.getByTestId('web-server-status-1'));
+    await waitFor(() => expect(screen.queryByTestId('web-gateway-report')).toBeNull());
+  });
+
   it('discovers local nginx / Apache sites and offers to protect them through the add form', async () => {
     const discovered: WebsiteDiscoveredSite[] = [
       { server: 'nginx', name: 'default', listen: [{ address: '0.0.0.0', port: 8080, tls: false }], server_names: ['www.example.com'], upstream_hint: 'http://127.0.0.1:8080', source: '/etc/nginx/sites-enabled/default:1' },
@@ -133,9 +151,16 @@ describe('server tab', () => {
     expect(screen.queryByTestId('web-server-discovered-1-protect')).toBeNull();
     fireEvent.click(screen.getByTestId('web-server-discovered-0-protect'));
     expect((await screen.findByTestId('web-site-name') as HTMLInputElement).value).toBe('www.example.com');
+    // The suggested origin is the web server where it listens now, which the gateway takes over: a loop.
+    fireEvent.click(screen.getByTestId('web-site-save'));
+    expect((await screen.findByTestId('web-site-error-upstreams')).textContent).toBe(
+      "http://127.0.0.1:8080 is one of this site's own listeners: the gateway would forward to itself. Move the web server to another port (e.g. 127.0.0.1:8080) and enter that as the origin.",
+    );
+    expect(calls(api, 'server')).toHaveLength(0);
+    type('web-site-upstreams', 'http://127.0.0.1:8088');
     fireEvent.click(screen.getByTestId('web-site-save'));
     await waitFor(() => expect(calls(api, 'server')).toHaveLength(1));
-    expect(calls(api, 'server')[0]).toMatchObject({ listen: [{ address: '0.0.0.0', port: 8080, tls: false }], upstreams: ['http://127.0.0.1:8080'], server_names: ['www.example.com'] });
+    expect(calls(api, 'server')[0]).toMatchObject({ listen: [{ address: '0.0.0.0', port: 8080, tls: false }], upstreams: ['http://127.0.0.1:8088'], server_names: ['www.example.com'] });
   });
 
   it('after the module is switched ON with no site open, offers to open them all', async () => {

@@ -270,6 +270,48 @@ describe('lists', () => {
   });
 });
 
+describe('own address on a blacklist', () => {
+  const mine = { 'GET /system/trust/ip': ok({ total: 0, list: [], client_ip: '198.51.100.20', now: Date.now() }) };
+
+  it('asks before saving an enabled blacklist that covers the browser\'s address; cancel posts nothing, confirm saves', async () => {
+    const { api } = await open('lists', mine);
+    fireEvent.click(screen.getByTestId('web-lists-ip_black.enabled'));
+    type('web-lists-ip_black.ips', '203.0.113.7\n198.51.100.0/24');
+    save('lists');
+    expect((await screen.findByTestId('web-lists-own-ip')).textContent).toBe(
+      'Your IP 198.51.100.20 is covered by 198.51.100.0/24 on a blacklist: your own requests to the protected sites will be refused. Save anyway?',
+    );
+    fireEvent.click(screen.getByTestId('web-lists-own-ip-cancel'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(posted(api, 'lists')).toHaveLength(0);
+
+    save('lists');
+    // The cancelled dialog may still be fading out: the newest one is the last.
+    await waitFor(() => expect(screen.getAllByTestId('web-lists-own-ip-confirm').length).toBeGreaterThan(0));
+    fireEvent.click(screen.getAllByTestId('web-lists-own-ip-confirm').at(-1)!);
+    await waitFor(() => expect(posted(api, 'lists')).toHaveLength(1));
+    expect(posted(api, 'lists')[0]).toMatchObject({ ip_black: { enabled: true, ips: ['203.0.113.7', '198.51.100.0/24'] } });
+  });
+
+  it('the malicious-IP blacklist counts too; a disabled list or an address elsewhere saves at once', async () => {
+    const { api } = await open('lists', mine);
+    type('web-lists-ip_black.ips', '198.51.100.20');
+    type('web-lists-malicious.ips', '198.51.100.1-198.51.100.9');
+    fireEvent.click(screen.getByTestId('web-lists-malicious.enabled'));
+    save('lists');
+    await waitFor(() => expect(posted(api, 'lists')).toHaveLength(1));
+    expect(screen.queryByTestId('web-lists-own-ip')).toBeNull();
+
+    // Saved: the form shows what the console answers again (here the defaults), so enable the list anew.
+    await waitFor(() => expect((screen.getByTestId('web-lists-malicious.ips') as HTMLTextAreaElement).value).toBe(''));
+    fireEvent.click(screen.getByTestId('web-lists-malicious.enabled'));
+    type('web-lists-malicious.ips', '198.51.100.0/27');
+    save('lists');
+    expect((await screen.findByTestId('web-lists-own-ip')).textContent).toContain('198.51.100.0/27');
+    expect(posted(api, 'lists')).toHaveLength(1);
+  });
+});
+
 describe('sql keyword reload', () => {
   it('reloads the libraries from the console into the boxes', async () => {
     const keywords = { block: { enabled: true, rules: ['casino'] }, filter: { enabled: false, rules: [] }, record: { enabled: true, rules: ['union++select'] } };

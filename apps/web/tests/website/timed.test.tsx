@@ -49,6 +49,29 @@ describe.each(['intercept_list', 'author_list'] as const)('%s', (list) => {
     expect(api.callsTo(`POST /website/${list}_delete`)[1]?.body).toEqual({ ips: ['203.0.113.1', '203.0.113.2'] });
   });
 
+  it('renews an address: fixed in the box, its remark kept, new minutes from now; shows the time left', async () => {
+    const { api } = await openWebsite(list, { handlers: { [`GET /website/${list}`]: page, [`POST /website/${list}`]: ok(null) } });
+    expect((await screen.findByTestId(`${prefix}-remaining-0`)).textContent).toBe('30 min');
+    fireEvent.click(screen.getByTestId(`${prefix}-renew-0`));
+    const box = (await screen.findByTestId(`${prefix}-ips`)) as HTMLTextAreaElement;
+    expect(box.value).toBe('203.0.113.1');
+    expect(box.disabled).toBe(true);
+    expect((screen.getByTestId(`${prefix}-remark`) as HTMLInputElement).value).toBe('100 requests in a minute');
+    type(`${prefix}-minutes`, '240');
+    fireEvent.click(screen.getByTestId(`${prefix}-add-save`));
+    await waitFor(() => expect(api.callsTo(`POST /website/${list}`)).toHaveLength(1));
+    expect(api.callsTo(`POST /website/${list}`)[0]?.body).toEqual({ ips: ['203.0.113.1'], minutes: 240, remark: '100 requests in a minute' });
+
+    // Several at once: the selection, with an empty remark.
+    fireEvent.click(screen.getByTestId(`${prefix}-select-0`));
+    fireEvent.click(screen.getByTestId(`${prefix}-select-1`));
+    fireEvent.click(screen.getByTestId(`${prefix}-renew-selected`));
+    await waitFor(() => expect((screen.getByTestId(`${prefix}-ips`) as HTMLTextAreaElement).value).toBe('203.0.113.1\n203.0.113.2'));
+    fireEvent.click(screen.getByTestId(`${prefix}-add-save`));
+    await waitFor(() => expect(api.callsTo(`POST /website/${list}`)).toHaveLength(2));
+    expect(api.callsTo(`POST /website/${list}`)[1]?.body).toEqual({ ips: ['203.0.113.1', '203.0.113.2'], minutes: 60, remark: '' });
+  });
+
   it('adds addresses by hand; a refused address shows on the box with its line', async () => {
     const { api } = await openWebsite(list, { handlers: { [`POST /website/${list}`]: refused('Not a valid IP address', 'ips.1') } });
     fireEvent.click(screen.getByTestId(`${prefix}-add`));

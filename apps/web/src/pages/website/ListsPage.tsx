@@ -1,10 +1,12 @@
-import { Checkbox, Flex, Form } from 'antd';
+import { App, Checkbox, Flex, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { spiderNames, type WebsiteLists } from '@rampart/contracts';
+import { testId } from '../../utils/testId.ts';
 import { errorProps } from '../../components/forms/fieldErrors.tsx';
 import { AreaField } from './AreaField.tsx';
 import { Group, LinesField, SelectField, SwitchField } from './controls.tsx';
-import { SettingsTabPage, type FormKit } from './SettingsTab.tsx';
+import { entriesBlocking, useOwnAddress } from './ownAddress.ts';
+import { SettingsTabPage, type ConfirmSave, type FormKit } from './SettingsTab.tsx';
 
 type Kit = FormKit<WebsiteLists>;
 
@@ -36,9 +38,26 @@ function IpAreaList({ kit, name }: { kit: Kit; name: 'ip_white' | 'ip_black' | '
  */
 export function ListsPage() {
   const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const ownAddress = useOwnAddress();
+  // A blacklist that covers the administrator's own address: said before saving, saved only if confirmed.
+  const confirmSave: ConfirmSave<'lists'> = (input, proceed) => {
+    const blocking = ownAddress ? entriesBlocking(input, ownAddress) : [];
+    if (blocking.length === 0) return proceed();
+    modal.confirm({
+      title: t('web.lists.own_ip_title'),
+      content: <span data-testid="web-lists-own-ip">{t('web.lists.own_ip', { ip: ownAddress, entries: blocking.join(', ') })}</span>,
+      okText: t('web.lists.own_ip_ok'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { danger: true, ...testId('web-lists-own-ip-confirm') },
+      cancelButtonProps: testId('web-lists-own-ip-cancel'),
+      onOk: proceed,
+    });
+  };
   return (
     <SettingsTabPage<'lists'>
       tab="lists"
+      confirmSave={confirmSave}
       render={(kit) => {
         const lists = kit as Kit;
         return (

@@ -157,7 +157,7 @@ export function ProtectPage() {
                 placeholder={kit.draft.authorization.password_set ? t('web.protect.password_keep') : t('web.protect.password_new')}
               />
             </Flex>
-            <Typography.Text type="secondary">{t('web.protect.password_rule')}</Typography.Text>
+            <Typography.Text type="secondary" data-testid="web-protect-password-rule">{t('web.protect.password_rule')}</Typography.Text>
           </Group>
         </>
       )}

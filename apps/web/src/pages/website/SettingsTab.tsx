@@ -31,9 +31,16 @@ interface SettingsFormProps<K extends SettingsTab, D> {
   /** The body posted, from the draft (default: the draft itself). */
   toInput: (draft: D) => WebsiteTabInputs[K];
   render: (kit: FormKit<D>) => ReactNode;
+  confirmSave?: ConfirmSave<K>;
 }
 
-function SettingsForm<K extends SettingsTab, D>({ tab, loaded, toDraft, toInput, render }: SettingsFormProps<K, D>) {
+/**
+ * Asked after the checks pass and before posting: call `proceed` to save (at once, or after the user
+ * confirmed a warning); not calling it saves nothing.
+ */
+export type ConfirmSave<K extends SettingsTab> = (input: WebsiteTabInputs[K], proceed: () => void) => void;
+
+function SettingsForm<K extends SettingsTab, D>({ tab, loaded, toDraft, toInput, render, confirmSave }: SettingsFormProps<K, D>) {
   const { t } = useTranslation();
   const lang = useLanguage();
   const queryClient = useQueryClient();
@@ -79,7 +86,9 @@ function SettingsForm<K extends SettingsTab, D>({ tab, loaded, toDraft, toInput,
       return;
     }
     setErrors({});
-    save.mutate(parsed.data as WebsiteTabInputs[K]);
+    const input = parsed.data as WebsiteTabInputs[K];
+    if (confirmSave) confirmSave(input, () => save.mutate(input));
+    else save.mutate(input);
   };
 
   return (
@@ -116,6 +125,7 @@ export function SettingsTabPage<K extends SettingsTab, D = WebsiteTabViews[K]>(p
   toDraft?: (view: WebsiteTabViews[K]) => D;
   toInput?: (draft: D) => WebsiteTabInputs[K];
   render: (kit: FormKit<D>) => ReactNode;
+  confirmSave?: ConfirmSave<K>;
 }) {
   const { t } = useTranslation();
   const { tab } = props;
@@ -129,6 +139,7 @@ export function SettingsTabPage<K extends SettingsTab, D = WebsiteTabViews[K]>(p
         toDraft={props.toDraft ?? (same as (v: WebsiteTabViews[K]) => D)}
         toInput={props.toInput ?? (same as (d: D) => WebsiteTabInputs[K])}
         render={props.render}
+        confirmSave={props.confirmSave}
       />
     );
   } else if (view.isError) {

@@ -10,6 +10,7 @@ import { useLanguage } from '../../i18n/useLanguage.ts';
 import { testId } from '../../utils/testId.ts';
 import { readFileText, schemaErrors } from '../firewall/forms.ts';
 import { linesOf, setPath } from './draftPath.ts';
+import { originOnOwnListener } from './selfLoop.ts';
 import { addServer, editServer } from './websiteApi.ts';
 
 /** What the modal starts from: a stored site (edit), a discovered one (protect it), or nothing (add). */
@@ -105,6 +106,11 @@ export function SiteModal({ source, onClose, onSaved }: { source: SiteSource; on
     if (!parsed.success) {
       const found = schemaErrors(parsed.error.issues, lang);
       setErrors(Object.fromEntries(Object.entries(found).map(([k, v]) => [boxOf(k), v])));
+      return;
+    }
+    const loop = originOnOwnListener(parsed.data);
+    if (loop) {
+      setErrors({ upstreams: t('web.server.upstream_loop', { origin: loop }) });
       return;
     }
     setErrors({});

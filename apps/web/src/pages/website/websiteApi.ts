@@ -2,6 +2,7 @@ import type {
   WebsiteAuthorEntry, WebsiteDiscovery, WebsiteInterceptEntry, WebsiteProtectInput, WebsiteServerList, WebsiteSiteInput, WebsiteSql, WebsiteTabViews,
 } from '@rampart/contracts';
 import { get, post } from '../../api/http.ts';
+import { noteGatewayReport } from './gatewayReport.ts';
 
 /*
  * The console's website calls (spec section 7; the list and the shapes are website-api.ts's). GET
@@ -12,24 +13,32 @@ import { get, post } from '../../api/http.ts';
 /** Everything the website tabs read lives under this key, so one invalidation refreshes them all. */
 export const websiteKey = ['website'] as const;
 
+/** A change of the desired state: its answer carries the gateway's report, which the tabs keep showing. */
+function change(path: string, body?: unknown): Promise<unknown> {
+  return post<unknown>(path, body).then((data) => {
+    noteGatewayReport(data);
+    return data;
+  });
+}
+
 export type { WebsiteTabViews };
 export type WebsiteTabInputs = Omit<WebsiteTabViews, 'protect'> & { protect: WebsiteProtectInput };
 export type SettingsTab = keyof WebsiteTabViews;
 
 export const fetchTab = <K extends SettingsTab>(tab: K) => get<WebsiteTabViews[K]>(`/website/${tab}`);
 /** Answers the stored view, or something else (then the page reads the tab again). */
-export const saveTab = <K extends SettingsTab>(tab: K, body: WebsiteTabInputs[K]) => post<unknown>(`/website/${tab}`, body);
+export const saveTab = <K extends SettingsTab>(tab: K, body: WebsiteTabInputs[K]) => change(`/website/${tab}`, body);
 
 /* server */
 
 export const fetchServers = () => get<WebsiteServerList>('/website/server');
 /** The local nginx / Apache sites (`nginx -T`, `apachectl -S` through the agent); can take a few seconds. */
 export const discoverSites = () => get<WebsiteDiscovery>('/website/server/discover', { timeoutMs: 30_000 });
-export const addServer = (site: WebsiteSiteInput) => post<unknown>('/website/server', site);
-export const editServer = (site: WebsiteSiteInput) => post<unknown>('/website/server/edit', site);
-export const deleteServers = (ids: readonly number[]) => post<unknown>('/website/server_delete', { ids });
-export const setServersStatus = (ids: readonly number[], status: 'on' | 'off') => post<unknown>('/website/server_status', { ids, status });
-export const setServersRunning = (ids: readonly number[], running: boolean) => post<unknown>('/website/server_running', { ids, running });
+export const addServer = (site: WebsiteSiteInput) => change('/website/server', site);
+export const editServer = (site: WebsiteSiteInput) => change('/website/server/edit', site);
+export const deleteServers = (ids: readonly number[]) => change('/website/server_delete', { ids });
+export const setServersStatus = (ids: readonly number[], status: 'on' | 'off') => change('/website/server_status', { ids, status });
+export const setServersRunning = (ids: readonly number[], running: boolean) => change('/website/server_running', { ids, running });
 
 /* sql keyword libraries and the attack headers */
 
