@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 
 export interface WrkResult {
   rps: number;
+  /** Completed requests (`N requests in …`). */
+  requests: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -24,12 +26,14 @@ export function parseWrk(output: string): WrkResult {
   let errors = Number(field('Non-2xx or 3xx responses:') || 0);
   const socket = field('Socket errors:');
   for (const part of socket.split(',')) errors += Number(part.trim().split(' ')[1] ?? 0) || 0;
-  return { rps: Number(field('Requests/sec:')), p50Ms: percentile('50'), p99Ms: percentile('99'), errors };
+  const requests = Number(lines.find((l) => / requests in /.test(l))?.split(' ')[0] ?? Number.NaN);
+  return { rps: Number(field('Requests/sec:')), requests, p50Ms: percentile('50'), p99Ms: percentile('99'), errors };
 }
 
-export function runWrk(url: string, seconds: number, connections: number, threads: number): Promise<WrkResult> {
+/** `script`: a wrk Lua script setting the method, headers and body (see mixes.ts). */
+export function runWrk(url: string, seconds: number, connections: number, threads: number, script?: string): Promise<WrkResult> {
   return new Promise((resolve, reject) => {
-    execFile('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', url], { timeout: (seconds + 30) * 1000 }, (err, stdout) => {
+    execFile('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...(script ? ['-s', script] : []), url], { timeout: (seconds + 30) * 1000 }, (err, stdout) => {
       if (err) return reject(err);
       resolve(parseWrk(stdout));
     });

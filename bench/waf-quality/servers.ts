@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 export interface Running {
   name: string;
   port: number;
+  /** The server's main process (nginx master, Apache parent, gateway primary): its children are the workers. */
+  pid: number;
   logFile: string | null;
   /** The gateway's block events so far (JSON lines from its stdout), for rule attribution. */
   events?: string[];
@@ -31,7 +33,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, child: ChildProcess, what: string, logFile: string): Promise<void> {
+export async function waitForPort(port: number, child: ChildProcess, what: string, logFile: string): Promise<void> {
   const deadline = Date.now() + 15000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}): ${existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : ''}`);
@@ -63,12 +65,24 @@ function workDir(prefix: string): string {
   return dir;
 }
 
-/** nginx answering `200 ok` to every method and target; bodies of any size are read and dropped. */
-export async function startOriginNginx(fixedPort?: number): Promise<Running> {
+export interface OriginShape {
+  /** nginx worker processes (default 1). */
+  workers?: number;
+  /** What every request is answered with (default `ok` and a newline); no `"`, `\\` or `$` in it. */
+  body?: string;
+}
+
+/**
+ * nginx answering 200 with the same body to every method and target; bodies of any size are read
+ * and dropped. The performance bench (bench/waf-perf) gives it a page and one worker per core.
+ */
+export async function startOriginNginx(fixedPort?: number, shape: OriginShape = {}): Promise<Running> {
   const dir = workDir('rampart-wafq-nginx-');
   const port = fixedPort ?? (await freePort());
   const conf = join(dir, 'nginx.conf');
-  writeFileSync(conf, `worker_processes 1;
+  const body = shape.body ?? 'ok\\n';
+  if (/["\\$]/.test(shape.body ?? '')) throw new Error('origin body: no ", \\ or $ (nginx would read them)');
+  writeFileSync(conf, `worker_processes ${shape.workers ?? 1};
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
@@ -85,14 +99,14 @@ http {
   server {
     listen 127.0.0.1:${port} default_server;
     server_name _;
-    location / { default_type text/plain; return 200 "ok\\n"; }
+    location / { default_type ${shape.body === undefined ? 'text/plain' : 'text/html'}; return 200 "${body}"; }
   }
 }
 `);
   const child = spawn('nginx', ['-c', conf, '-p', dir, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.on('data', () => {});
   await waitForPort(port, child, 'nginx', join(dir, 'error.log'));
-  return { name: 'nginx', port, logFile: null, stop: stopper(child, dir) };
+  return { name: 'nginx', port, pid: child.pid!, logFile: null, stop: stopper(child, dir) };
 }
 
 /**
@@ -111,11 +125,21 @@ export interface PeerTuning {
 }
 
 /**
+ * The event MPM's fixed pool: `processes` children of `threadsPerChild` threads each, all started at
+ * once and never reaped (spare-thread bounds cover the whole pool), so a measurement never includes
+ * a child being forked. The quality bench keeps 4 × 25; the performance bench sets one child per core.
+ */
+export interface ApacheWorkers {
+  processes: number;
+  threadsPerChild: number;
+}
+
+/**
  * `tuning` switches on what an administrator of a WordPress site with a JSON API would switch on
  * in crs-setup.conf — nothing else — so the report can show the peer both as packaged and as
  * commonly configured.
  */
-export async function startApacheModsecurity(originPort: number, tuning?: PeerTuning): Promise<Running> {
+export async function startApacheModsecurity(originPort: number, tuning?: PeerTuning, workers: ApacheWorkers = { processes: 4, threadsPerChild: 25 }): Promise<Running> {
   const dir = workDir('rampart-wafq-apache-');
   const port = await freePort();
   for (const sub of ['modsec-tmp', 'modsec-data']) { mkdirSync(join(dir, sub)); chmodSync(join(dir, sub), 0o1777); }
@@ -160,9 +184,13 @@ LogLevel warn
 KeepAlive On
 MaxKeepAliveRequests 0
 KeepAliveTimeout 30
-ThreadsPerChild 25
-ServerLimit 4
-MaxRequestWorkers 100
+ServerLimit ${workers.processes}
+StartServers ${workers.processes}
+ThreadsPerChild ${workers.threadsPerChild}
+ThreadLimit ${Math.max(64, workers.threadsPerChild)}
+MaxRequestWorkers ${workers.processes * workers.threadsPerChild}
+MinSpareThreads ${workers.threadsPerChild}
+MaxSpareThreads ${workers.processes * workers.threadsPerChild}
 AllowEncodedSlashes NoDecode
 Include ${dir}/modsecurity.conf
 Include ${dir}/crs.conf
@@ -179,7 +207,7 @@ ProxyPass / http://127.0.0.1:${originPort}/ keepalive=On nocanon
     child.kill('SIGKILL');
     throw new Error(`${(e as Error).message}\n${stderr}`);
   }
-  return { name: tuning ? 'apache-modsecurity-tuned' : 'apache-modsecurity', port, logFile, stop: stopper(child, dir) };
+  return { name: tuning ? 'apache-modsecurity-tuned' : 'apache-modsecurity', port, pid: child.pid!, logFile, stop: stopper(child, dir) };
 }
 
 /**
@@ -207,5 +235,5 @@ export async function startRampartGateway(originPort: number, mode: 'loose' | 's
   });
   child.stderr?.on('data', (d: Buffer) => appendFileSync(logFile, d));
   await waitForPort(port, child, 'rampart gateway', logFile);
-  return { name: `rampart-gateway-${mode}`, port, logFile: null, events, stop: stopper(child, dir) };
+  return { name: `rampart-gateway-${mode}`, port, pid: child.pid!, logFile: null, events, stop: stopper(child, dir) };
 }
