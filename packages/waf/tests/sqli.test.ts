@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodedVariants } from '../src/decode/variants.ts';
-import { detectSqliValue } from '../src/detect/sqli/index.ts';
+import { detectSqliAt, detectSqliValue } from '../src/detect/sqli/index.ts';
 import { tokenizeSql } from '../src/detect/sqli/tokenize.ts';
 import { sqliAttacks, sqliBenign } from './fixtures/sqli.ts';
 
@@ -55,8 +55,23 @@ describe('SQL injection detector', () => {
     expect(detectSqliValue("admin'--")?.rule).toBe('sqli.comment_truncation');
   });
 
-  it('calls a whole statement suspicious, not a clear attack (code in posts)', () => {
-    expect(detectSqliValue('SELECT name FROM users WHERE id = 1')).toMatchObject({ rule: 'sqli.statement', severity: 1 });
+  it('blocks a whole statement as a parameter; a post that shows one in its prose or code passes', () => {
+    expect(detectSqliValue('SELECT name FROM users WHERE id = 1')).toMatchObject({ rule: 'sqli.statement', severity: 2 });
+    expect(detectSqliAt('DELETE FROM users;--', 'header')).toMatchObject({ severity: 2 });
+    const post = 'I keep hitting the same slow query on our reporting box every morning and cannot see why it takes so long.\n\nSELECT name FROM users WHERE id = 1\n\nThe table has an index on id, and the plan shows a full scan anyway. Any ideas what to look at next?';
+    expect(detectSqliAt(post, 'body')).toBeNull();
+    expect(detectSqliAt(post.replace('SELECT name FROM users WHERE id = 1', '```sql\nSELECT name FROM users WHERE id = 1\n```'), 'body')).toBeNull();
+  });
+
+  it('reads a catalog or procedure name alone as suspicious, written in alternating case as an attack', () => {
+    expect(detectSqliValue('information_schema')).toMatchObject({ rule: 'sqli.catalog', severity: 1 });
+    expect(detectSqliValue('Information_Schema')).toMatchObject({ rule: 'sqli.catalog', severity: 1 });
+    expect(detectSqliValue('xp_cmdshell')).toMatchObject({ rule: 'sqli.stored_procedure', severity: 1 });
+    expect(detectSqliValue('InFoRmaTioN_ScHemA')).toMatchObject({ rule: 'sqli.catalog', severity: 2 });
+  });
+
+  it('keeps a bare ORDER BY tail after FROM suspicious only', () => {
+    expect(detectSqliValue('FROM termine GROUP BY tag1')).toMatchObject({ rule: 'sqli.clause_breakout', severity: 1 });
   });
 
   it('finds the payload after long padding', () => {

@@ -27,11 +27,25 @@ export const infoFunctions = new Set([
   'current_setting', 'pg_backend_pid', 'sys_context', 'banner',
 ]);
 
+/** Dangerous functions whose names exist nowhere but in a database. */
+const sqlOnlyFunctionNames = new Set(['pg_sleep', 'pg_sleep_for', 'load_file', 'sys_eval', 'sys_exec', 'xp_cmdshell', 'lo_import', 'lo_export', 'pg_read_file', 'pg_ls_dir', 'dbms_pipe', 'utl_http', 'utl_inaddr']);
+
+/** JSON functions of MySQL, PostgreSQL, SQLite and MSSQL: named and called, the value is SQL. */
+const jsonFunctions = new Set(['json_extract', 'json_value', 'json_query', 'json_contains', 'json_keys', 'json_unquote', 'json_search', 'json_each', 'json_type', 'jsonb_extract_path', 'jsonb_extract_path_text', 'json_extract_path', 'json_extract_path_text', 'jsonb_path_query', 'jsonb_path_exists', 'json_array_length', 'openjson']);
+
 /** Functions that build a string from character codes or pieces. */
 const stringBuilders = new Set(['concat', 'concat_ws', 'group_concat', 'char', 'chr', 'nchar', 'make_set', 'elt', 'export_set', 'unhex', 'string_agg', 'listagg', 'xmlagg']);
 
 /** PostgreSQL type names after `::`. */
 const pgTypes = new Set(['text', 'int', 'int4', 'int8', 'integer', 'bigint', 'smallint', 'varchar', 'char', 'numeric', 'double', 'float', 'real', 'regclass', 'oid', 'bool', 'boolean', 'date', 'json', 'jsonb', 'bytea', 'inet', 'xml']);
+
+/** `Int` as a Perl or Ruby package name is capitalized; SQL writes types lower or upper case. */
+function capitalized(word: string): boolean {
+  return word.length > 1 && word[0]! >= 'A' && word[0]! <= 'Z' && word[1]! >= 'a' && word[1]! <= 'z';
+}
+
+/** Types a value is cast to for an error that quotes it. */
+const errorCastTypes = new Set(['int', 'int4', 'int8', 'integer', 'bigint', 'smallint', 'numeric', 'regclass', 'oid']);
 
 /** Statement words that may follow a leading `;`. */
 const statementStarts = new Set(['select', 'insert', 'update', 'delete', 'drop', 'create', 'alter', 'truncate', 'replace', 'set', 'exec', 'execute', 'declare', 'shutdown', 'grant', 'revoke', 'waitfor', 'load']);
@@ -51,12 +65,17 @@ function infoProbe(r: SqlReader): FragmentFinding | null {
   const selected = r.isKeyword(k, 'select');
   if (selected) while (r.is(++k, 'lparen'));
   const t = r.at(k);
+  // `select pg_sleep`: a timing or file function only a database has, selected and cut before its
+  // parenthesis (`sleep` and `benchmark` are English words and need the call).
+  if (selected && t && t.type === 'word' && sqlOnlyFunctionNames.has(t.text) && r.isTerminator(k + 1)) return { rule: 'sqli.blind_function', severity: 2, at: k };
   if (!t || (t.type !== 'word' && t.type !== 'keyword') || !r.is(k + 1, 'lparen')) return null;
   if (!infoFunctions.has(t.text) && !dangerousFunctions.has(t.text) && !(selected && stringBuilders.has(t.text))) return null;
   let j = k + 2;
   while (r.is(j, 'rparen')) j++;
   return r.at(j) === undefined ? { rule: 'sqli.function_probe', severity: 2, at: k } : null;
 }
+
+const aliasKeywords = new Set(['user', 'data', 'time', 'schema', 'database', 'index', 'view', 'function', 'default']);
 
 /** The value opens with the end of a select list: a closing token, `AS alias`, `FROM [table]`. */
 function selectListTail(r: SqlReader): FragmentFinding | null {
@@ -72,7 +91,8 @@ function selectListTail(r: SqlReader): FragmentFinding | null {
   if (!alias) return null;
   // `6 As" from`: the fragment was cut inside a quoted alias.
   if (alias.type === 'string' && !alias.closed) return /^["'`]\s*from\s*$/i.test(alias.text) ? { rule: 'sqli.select_fragment', severity: 2, at: 0 } : null;
-  if (alias.type !== 'word' && alias.type !== 'string') return null;
+  // `) as User from`: a keyword that is a column name often enough to be an alias.
+  if (alias.type !== 'word' && alias.type !== 'string' && !(alias.type === 'keyword' && aliasKeywords.has(alias.text))) return null;
   let from = k + 2;
   if (!r.isKeyword(from, 'from')) return null;
   from++;
@@ -105,6 +125,31 @@ function leadingStatement(r: SqlReader): FragmentFinding | null {
   return { rule: 'sqli.stacked_query', severity: 2, at: k };
 }
 
+/**
+ * `FROM \`db\`.\`t\` LIMIT`, `FROM users WHERE name="x";`: the value opens with a FROM clause and
+ * goes on with the query's clauses — the application pasted a query's tail. A qualified table, a
+ * WHERE comparison, a cut `LIMIT` or a closing `;` are SQL only; `from home order by phone` could be
+ * someone's words, so a bare ORDER/GROUP BY tail is suspicious only.
+ */
+function leadingFrom(r: SqlReader): FragmentFinding | null {
+  if (!r.isKeyword(0, 'from') || !r.is(1, 'word')) return null;
+  let pos = 2;
+  let qualified = false;
+  while (r.is(pos, 'dot') && r.is(pos + 1, 'word')) {
+    qualified = true;
+    pos += 2;
+  }
+  const tableEnd = pos;
+  const info = { end: pos, comparison: false, call: false, subquery: false, dangerous: null, literal: false };
+  const end = r.clauses(pos, 0, info);
+  if (end < 0) return null;
+  const cutLimit = r.isKeyword(end, 'limit') && r.at(end + 1) === undefined;
+  if (end === tableEnd && !cutLimit) return null;
+  if (!cutLimit && !r.isTerminator(end)) return null;
+  const clear = qualified || info.comparison || cutLimit || r.is(end, 'semicolon');
+  return { rule: 'sqli.clause_breakout', severity: clear ? 2 : 1, at: 0 };
+}
+
 /** `HAVING 1=1`, `having count(id) > 5`: a condition clause that opens the value. */
 function leadingClause(r: SqlReader): FragmentFinding | null {
   if (r.isKeyword(0, 'procedure') && r.is(1, 'word', 'analyse')) return { rule: 'sqli.clause_breakout', severity: 2, at: 0 };
@@ -128,7 +173,9 @@ function leadingCondition(r: SqlReader): FragmentFinding | null {
   const last = r.tokens[r.tokens.length - 1]!;
   // An operator right after the expression, ending the value (`or 120=121=`, `xor 5-`): the probe
   // stops where the query goes on.
-  const dangling = e !== null && e.end === r.tokens.length - 1 && last.type === 'operator' && !['~', '!', '?'].includes(last.text);
+  let dangling = e !== null && e.end === r.tokens.length - 1 && last.type === 'operator' && !['~', '!', '?'].includes(last.text);
+  // `AND 7639=(`, `and uid!=(`: cut after the comparison and the sub-select's opening parenthesis.
+  if (e && r.is(e.end, 'operator') && comparisons.has(r.at(e.end)!.text) && r.is(e.end + 1, 'lparen') && r.tokens.slice(e.end + 1).every((t) => t.type === 'lparen')) dangling = true;
   if (!e || !(e.comparison || dangling)) return null;
   const rest = r.at(e.end);
   const lparens = r.tokens.filter((t) => t.type === 'lparen').length;
@@ -142,11 +189,20 @@ function leadingCondition(r: SqlReader): FragmentFinding | null {
   // A cast or a JSON operator (`'{"b":2}'::jsonb <@ '…'`, `-> '$.c' = 7`) is SQL and nothing else
   // (C's `p->x` has no string after the arrow).
   const sqlOnly = r.tokens.some((t, j) => t.type === 'operator' && (sqlOnlyOperators.has(t.text) || (t.text === '->' && r.is(j + 1, 'string'))));
+  // `OR (7319=8742)`, `OR '[1,2]' ? '1'`: literals compared with literals, no name anywhere — a
+  // tautology or contradiction; a search syntax or a line of code compares names.
+  const inside = r.tokens.slice(1, e.end);
+  const literalsOnly = inside.filter((t) => t.type === 'number' || t.type === 'string').length >= 2 && inside.every((t) => t.type === 'number' || t.type === 'string' || t.type === 'lparen' || t.type === 'rparen' || (t.type === 'operator' && comparisons.has(t.text)) || (t.type === 'operator' && (t.text === '?' || t.text === '?|' || t.text === '?&')));
+  // `OR json_extract('{…}', '$.name') = 'x'`: a database's JSON function.
+  const jsonCall = inside.some((t, j) => (t.type === 'word' || t.type === 'keyword') && jsonFunctions.has(t.text) && r.is(j + 2, 'lparen'));
   const cutInString = e.end === r.tokens.length - 1 && last.type === 'string' && !last.closed;
+  // `OR '{"name":"asd"}' ?| array['a','name']`: a JSON containment test on a JSON literal — only
+  // PostgreSQL reads a string then `?|`, `?&`, `@>`; what follows may be any array syntax.
+  if (r.tokens.some((t, j) => j > 0 && j <= e.end && t.type === 'operator' && sqlOnlyOperators.has(t.text) && t.text !== '::' && r.is(j - 1, 'string'))) return { rule: 'sqli.boolean', severity: 2, at: 0 };
   if (rest !== undefined && !r.isTerminator(e.end) && !closesParen && !dangling && !cutInString) return null;
   // A complete comparison of names (`or verbosity < 0 or verbosity > 4`) is how code and
   // documentation write conditions too: no finding.
-  return open || closesParen || numbers || sqlOnly ? { rule: 'sqli.boolean', severity: 2, at: 0 } : null;
+  return open || closesParen || numbers || sqlOnly || literalsOnly || jsonCall ? { rule: 'sqli.boolean', severity: 2, at: 0 } : null;
 }
 
 const sqlOnlyOperators = new Set(['::', '->>', '#>', '#>>', '<@', '@>', '?|', '?&']);
@@ -158,6 +214,17 @@ const probedFunctions = new Set(['cast', 'char', 'chr', 'count', 'floor', 'forma
 
 /** `md5(`, `SUBSTRING(`: a common SQL function opened and cut, nothing else — a probe, suspicious. */
 function functionProbe(r: SqlReader): FragmentFinding | null {
+  // `if(1234=`: MySQL's IF opened on a comparison of a number and cut there — a blind probe.
+  if (r.isKeyword(0, 'if') && r.is(1, 'lparen') && r.is(2, 'number') && r.is(3, 'operator') && comparisons.has(r.at(3)!.text) && r.at(4) === undefined) {
+    return { rule: 'sqli.blind_function', severity: 2, at: 0 };
+  }
+  // `case when condition1 then result1`: a CASE expression opening the value; it reads as a
+  // sentence too (`case when ready then go`), so suspicious only.
+  if (r.isKeyword(0, 'case') && r.isKeyword(1, 'when')) {
+    const cond = r.expression(2);
+    const result = cond && r.isKeyword(cond.end, 'then') ? r.expression(cond.end + 1) : null;
+    if (result && (r.isTerminator(result.end) || r.isKeyword(result.end, 'else', 'end', 'when'))) return { rule: 'sqli.fragment', severity: 1, at: 0 };
+  }
   const t = r.at(0);
   if (!t || (t.type !== 'word' && t.type !== 'keyword') || !probedFunctions.has(t.text) || !r.is(1, 'lparen') || r.at(2) !== undefined) return null;
   return { rule: 'sqli.function_probe', severity: 1, at: 0 };
@@ -168,6 +235,9 @@ function sqlOnlyShapes(r: SqlReader): FragmentFinding | null {
   const tokens = r.tokens;
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
+    const next = tokens[k + 1];
+    // A `::` after this token (checked once: most tokens are words followed by words).
+    const cast = next !== undefined && next.type === 'operator' && next.text === '::';
     if (t.type === 'keyword' && t.text === 'into' && r.isKeyword(k + 1, 'outfile', 'dumpfile') && r.is(k + 2, 'string')) {
       return { rule: 'sqli.file_write', severity: 2, at: k };
     }
@@ -182,6 +252,32 @@ function sqlOnlyShapes(r: SqlReader): FragmentFinding | null {
     }
     if (t.type === 'rparen' && r.is(k + 1, 'operator', '::') && r.is(k + 2, 'word') && pgTypes.has(r.at(k + 2)!.text)) {
       return { rule: 'sqli.pg_cast', severity: 2, at: k };
+    }
+    // `'{"a":1}'::jsonb`: a literal cast to a PostgreSQL type — nothing but SQL writes a string then `::type`.
+    if (cast && t.type === 'string' && t.closed && r.is(k + 2, 'word') && pgTypes.has(r.at(k + 2)!.text)) {
+      return { rule: 'sqli.pg_cast', severity: 2, at: k };
+    }
+    // `password::int`, `1+current_user::int`: a column cast to an integer type to raise a conversion
+    // error that shows its value. The name opens the value or follows an operator, and the cast ends
+    // it (`MooseX::Types::Int`, a Perl package path, chains its names).
+    if (cast && t.type === 'word' && (k === 0 || r.is(k - 1, 'operator')) && !r.is(k - 1, 'operator', '::') && r.is(k + 2, 'word') && errorCastTypes.has(r.at(k + 2)!.text) && r.isTerminator(k + 3) && !capitalized(r.raw(k + 2))) {
+      return { rule: 'sqli.pg_cast', severity: 2, at: k };
+    }
+    // `benchmark(5000000, md5(1))`: MySQL's benchmark called with a repeat count (`BENChmARk(2999/**/999,`).
+    if (t.type === 'word' && t.text === 'benchmark' && r.is(k + 1, 'lparen') && r.is(k + 2, 'number') && !r.is(k - 1, 'dot') && (r.is(k + 3, 'comma') || (r.is(k + 3, 'number') && r.is(k + 4, 'comma')))) {
+      return { rule: 'sqli.blind_function', severity: 2, at: k };
+    }
+    // `procedure analyse(`: MySQL's clause that reports column types, nothing else names it so.
+    if (t.type === 'keyword' && t.text === 'procedure' && r.is(k + 1, 'word', 'analyse') && r.is(k + 2, 'lparen')) {
+      return { rule: 'sqli.clause_breakout', severity: 2, at: k };
+    }
+    // `count(*),concat((select …`: the double-query error technique's select list (with `floor(rand(0)*2)`).
+    if (t.type === 'word' && t.text === 'count' && r.is(k + 1, 'lparen') && r.is(k + 2, 'operator', '*') && r.is(k + 3, 'rparen') && r.is(k + 4, 'comma') && r.is(k + 5, 'word') && stringBuilders.has(r.at(k + 5)!.text) && r.is(k + 6, 'lparen') && (r.is(k + 7, 'lparen') || r.isKeyword(k + 7, 'select'))) {
+      return { rule: 'sqli.error_based', severity: 2, at: k };
+    }
+    // `SELECT (CASE`, `(SELECT (CASE WHEN`: sqlmap's boolean probe, a sub-select opening a CASE.
+    if (t.type === 'keyword' && t.text === 'select' && r.is(k + 1, 'lparen') && r.isKeyword(k + 2, 'case') && (r.at(k + 3) === undefined || r.isKeyword(k + 3, 'when'))) {
+      return { rule: 'sqli.subquery', severity: 2, at: k };
     }
     if ((t.type === 'word' || t.type === 'keyword') && stringBuilders.has(t.text) && r.is(k + 1, 'lparen') && !r.is(k - 1, 'dot')) {
       if (builtFromCodes(r, k + 2)) return { rule: 'sqli.string_function', severity: 2, at: k };
@@ -213,5 +309,5 @@ function builtFromCodes(r: SqlReader, from: number): boolean {
 
 /** The first fragment shape in the bare reading of a value. */
 export function sqlFragment(r: SqlReader): FragmentFinding | null {
-  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingCondition(r) ?? sqlOnlyShapes(r) ?? functionProbe(r);
+  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? sqlOnlyShapes(r) ?? functionProbe(r);
 }

@@ -36,6 +36,8 @@ const keywordFunctions = new Set(['glob', 'similar', 'if', 'left', 'right', 'rep
 
 const comparisonOperators = new Set(['=', '==', '<>', '!=', '<', '>', '<=', '>=', '<=>', '!<', '!>', '<@', '@>', '?', '?|', '?&']);
 const comparisonKeywords = new Set(['like', 'rlike', 'regexp', 'is', 'in', 'between', 'sounds', 'glob', 'ilike', 'similar']);
+/** Keywords tables use as column names (`data`, `user`, `time`): read as names where an operand is due. */
+const columnKeywords = new Set(['data', 'user', 'time', 'schema', 'rows', 'lines']);
 /** Postfix tests (SQLite, PostgreSQL): `email notnull`. */
 const postfixComparisons = new Set(['notnull', 'isnull']);
 export const logicalKeywords = new Set(['and', 'or', 'xor']);
@@ -43,8 +45,17 @@ const maxDepth = 24;
 
 export class SqlReader {
   readonly tokens: readonly Token[];
-  constructor(tokens: readonly Token[]) {
+  /** The tokenized text, when the caller has it: for checks on a word's original case. */
+  readonly source: string;
+  constructor(tokens: readonly Token[], source = '') {
     this.tokens = tokens;
+    this.source = source;
+  }
+
+  /** The token's text as written (words and keywords are lower-cased in `text`). */
+  raw(i: number): string {
+    const t = this.tokens[i];
+    return t === undefined ? '' : this.source ? this.source.slice(t.start, t.start + t.text.length) : t.text;
   }
 
   at(i: number): Token | undefined {
@@ -180,6 +191,8 @@ export class SqlReader {
     }
     if (t.text === 'select' && depth > 0) return -1;
     if (keywordFunctions.has(t.text) && this.is(pos + 1, 'lparen')) return this.nameOrCall(pos, depth, info);
+    // `json_extract(data, '$.a')`, `where user = 'x'`: keywords that are column names as often.
+    if (columnKeywords.has(t.text) && !this.is(pos + 1, 'lparen')) return pos + 1;
     return -1;
   }
 

@@ -51,7 +51,8 @@ function worthTokenizing(value: string): boolean {
   if (statementWords.some((w) => lower.includes(w))) return true;
   // `HAVING 1=1`, `AND 2771=1709)`, `|| x == 1` opening the value (prose has these words elsewhere).
   const head = lower.trimStart();
-  return head.startsWith('having ') || head.startsWith('and ') || head.startsWith('or ') || head.startsWith('xor ') || head.startsWith('&&') || head.startsWith('||');
+  if (value.includes('::')) return true;
+  return head.startsWith('having ') || head.startsWith('from ') || head.startsWith('case when ') || head.startsWith('and ') || head.startsWith('or ') || head.startsWith('xor ') || head.startsWith('&&') || head.startsWith('||');
 }
 
 function skipRparens(r: SqlReader, i: number): number {
@@ -121,6 +122,32 @@ function shortLiteral(r: SqlReader, breakout: number): boolean {
   return literal !== undefined && literal.text.length <= 34 && !/\s/.test(literal.text);
 }
 
+/**
+ * `x'-email--`, `id'is not-id--`, `'sounds like rowid--`, `x' mod id--`: the closed literal becomes
+ * the left operand of an operator, a column or number follows, and a comment cuts the query off
+ * right there. Prose has no operator between a quote and a name that ends in a real comment.
+ */
+function literalOperand(r: SqlReader, i: number, text: string): Finding | null {
+  // Cheap gate first: an operator or an operator keyword right after the literal.
+  const op = r.at(i);
+  if (!op || !(op.type === 'operator' || (op.type === 'keyword' && operatorKeywords.has(op.text)))) return null;
+  const e = r.expression(i - 1);
+  if (!e || e.end <= i || !r.is(e.end, 'comment') || r.at(e.end)!.text === '/*') return null;
+  // The operator sits right after the literal; at least one operand follows it.
+  const operand = r.tokens.slice(i, e.end).some((t) => t.type === 'word' || t.type === 'number' || t.type === 'keyword');
+  // `x'%40email--` is the undecoded form of `x'@email--`: a `%` with two hex digits is an escape, not modulo.
+  if (r.tokens.slice(i, e.end).some((t) => t.type === 'operator' && t.text === '%' && /^[0-9a-f]{2}/i.test(text.slice(t.start + 1, t.start + 3)))) return null;
+  return operand && commentCutsQuery(r, text, e.end, i) ? { rule: 'sqli.comment_truncation', severity: 2, at: i } : null;
+}
+
+const operatorKeywords = new Set(['like', 'rlike', 'regexp', 'sounds', 'is', 'not', 'in', 'between', 'glob', 'mod', 'div', 'collate', 'escape', 'similar', 'ilike']);
+
+/** `admin@juice-sh.op';`, `root@example.com'/* x *\/;`: the literal closed and the statement ended. */
+function closedStatement(r: SqlReader, i: number): Finding | null {
+  if (!r.is(i, 'semicolon')) return null;
+  return r.tokens.slice(i + 1).every((t) => t.type === 'comment' || t.type === 'semicolon') ? { rule: 'sqli.comment_truncation', severity: 2, at: i } : null;
+}
+
 function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: boolean, text: string): Finding | null {
   const pos = skipRparens(r, i);
   const t = r.at(pos);
@@ -141,9 +168,14 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
       if (e.literal && (r.is(skipRparens(r, e.end), 'comment') || stream.inlineComments)) return { rule: 'sqli.boolean', severity: 2, at: pos };
       // `a'or'a`, `'||true`, `'''or 1`: a literal closed right away (a short token, no blanks) and
       // a bare literal as the whole condition — the tautology without the `=`.
-      if (e.literal && quoted && shortLiteral(r, i) && r.at(e.end) === undefined && (r.isKeyword(pos, 'or', 'xor') || r.is(pos, 'operator', '||'))) return { rule: 'sqli.boolean', severity: 2, at: pos };
+      // (`' or true; foo`: the tautology then a statement separator.)
+      if (e.literal && quoted && shortLiteral(r, i) && (r.at(e.end) === undefined || r.is(e.end, 'semicolon')) && (r.isKeyword(pos, 'or', 'xor') || r.is(pos, 'operator', '||'))) return { rule: 'sqli.boolean', severity: 2, at: pos };
     }
     return null;
+  }
+  if (quoted && pos === i && (t.type === 'operator' || t.type === 'semicolon' || t.type === 'keyword') && shortLiteral(r, i)) {
+    const f = literalOperand(r, i, text) ?? closedStatement(r, i);
+    if (f) return f;
   }
   if (t.type === 'semicolon') {
     const statement = stackedStatement(r, pos + 1);
@@ -158,7 +190,8 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
   if ((r.isKeyword(pos, 'notnull', 'isnull') && r.isTerminator(pos + 1)) || (r.isKeyword(pos, 'collate') && r.isTerminator(pos + 2))) {
     return quoted && r.is(r.isKeyword(pos, 'collate') ? pos + 2 : pos + 1, 'comment') ? { rule: 'sqli.comment_truncation', severity: 2, at: pos } : null;
   }
-  if (t.type === 'operator') {
+  // `1 rlike (select …)`, `1 like sleep(5)`: a comparison keyword works as the operator.
+  if (t.type === 'operator' || r.isKeyword(pos, 'like', 'rlike', 'regexp', 'in', 'glob')) {
     const e = r.expression(pos + 1);
     if (e && (e.dangerous || e.subquery)) return { rule: e.dangerous ? 'sqli.blind_function' : 'sqli.subquery', severity: 2, at: pos };
     return null;
@@ -231,6 +264,17 @@ function dangerousCall(r: SqlReader, k: number): Finding | null {
 
 /** A whole statement as the value (`SELECT * FROM users`): code in a post, or a raw query. */
 function wholeStatement(r: SqlReader, stream: TokenStream): Finding | null {
+  // `select 0x616263`, `select @@version`: a select of a hex literal or a server variable reads
+  // the server or smuggles a string; nobody selects those to show a query.
+  const sel = r.isKeyword(0, 'select') ? r.select(0) : null;
+  if (sel && r.isTerminator(sel.end) && r.tokens.slice(1, sel.end).some((t) => (t.type === 'number' && /^0x[0-9a-f]{4,}$/i.test(t.text)) || (t.type === 'variable' && t.text.startsWith('@@')))) {
+    return { rule: 'sqli.statement', severity: 2, at: 0 };
+  }
+  // `DROP sampletable;--`, `DROP/*comment*/sampletable`: a table dropped by its bare name, closed
+  // with `;` and a comment or split by comments — a statement written to run, not a sentence.
+  if (r.isKeyword(0, 'drop') && r.is(1, 'word') && ((r.is(2, 'semicolon') && r.tokens.slice(3).every((t) => t.type === 'comment')) || (stream.inlineComments && r.at(2) === undefined))) {
+    return { rule: 'sqli.statement', severity: 2, at: 0 };
+  }
   const statement = stackedStatement(r, 0);
   // Only the data statements and DDL: `call fails`, `grant Olson`, `truncate a file` are prose.
   if (!statement || !wholeStatements.has(statement)) return null;
@@ -330,10 +374,26 @@ function shownAsCode(f: Finding, reading: Reading, doc: DocumentContext): boolea
  */
 const probedCatalogs = new Set(['information_schema', 'pg_catalog', 'sysobjects', 'syscolumns', 'sysdatabases', 'msysaccessobjects', 'msysobjects', 'sqlite_master', 'sqlite_schema', 'pg_shadow', 'tempdb', 'msdb', 'schema_name', 'table_schema']);
 
+/** Lower, upper, lower again within the name's letters (`InFoRmaTioN`); `Information_Schema` is one change. */
+function alternatingCaseName(name: string): boolean {
+  let changes = 0;
+  for (let i = 1; i < name.length; i++) {
+    const a = name[i - 1]!;
+    const b = name[i]!;
+    const aLower = a >= 'a' && a <= 'z';
+    const aUpper = a >= 'A' && a <= 'Z';
+    if ((aLower && b >= 'A' && b <= 'Z') || (aUpper && b >= 'a' && b <= 'z' && i > 1 && name[i - 2] !== '_')) changes++;
+  }
+  return changes >= 3;
+}
+
 function catalogName(value: string): DetectorHit | null {
   if (value.length > 48) return null;
   const name = value.trim().toLowerCase();
-  if (probedCatalogs.has(name)) return { kind: 'sqli', rule: 'sqli.catalog', severity: 1, evidence: value.slice(0, 120) };
+  // `InFoRmaTioN_ScHemA`: written in alternating case to slip past a filter, which no one searching does.
+  if (probedCatalogs.has(name)) return { kind: 'sqli', rule: 'sqli.catalog', severity: alternatingCaseName(value.trim()) ? 2 : 1, evidence: value.slice(0, 120) };
+  // `xp_cmdshell`, `sp_executesql`, `UTL_HTTP` alone: a scanner naming the procedure; a DBA might search it.
+  if (procedures.has(name) || name === 'utl_http' || name === 'openrowset') return { kind: 'sqli', rule: 'sqli.stored_procedure', severity: 1, evidence: value.slice(0, 120) };
   const dot = name.indexOf('.');
   if (dot > 0 && (catalogs.has(name.slice(0, dot)) || name.startsWith('mysql.')) && catalogTables.has(name.slice(dot + 1))) {
     return { kind: 'sqli', rule: 'sqli.catalog', severity: name.startsWith('mysql.') ? 1 : 2, evidence: value.slice(0, 120) };
@@ -343,7 +403,8 @@ function catalogName(value: string): DetectorHit | null {
 
 export function detectSqliAt(value: string, location: InputLocation): DetectorHit | null {
   if (value.length < 2) return null;
-  if (cannotBeSql(value)) return catalogName(value);
+  // (`password::int`, a PostgreSQL cast, is made of "safe" characters too.)
+  if (cannotBeSql(value) && !value.includes('::')) return catalogName(value);
   if (!worthTokenizing(value)) return null;
   let suspicious: DetectorHit | null = null;
   let doc: DocumentContext | null | undefined;
@@ -352,7 +413,7 @@ export function detectSqliAt(value: string, location: InputLocation): DetectorHi
     return doc;
   };
   for (const reading of readings(value)) {
-    const r = new SqlReader(reading.stream.tokens);
+    const r = new SqlReader(reading.stream.tokens, reading.text);
     const findings: [Finding | null, boolean][] = reading.fragmentsOnly
       ? [[sqlFragment(r), false]]
       : [
@@ -365,6 +426,10 @@ export function detectSqliAt(value: string, location: InputLocation): DetectorHi
       if (!f) continue;
       const context = atBreakout ? null : documentOf();
       if (context && shownAsCode(f, reading, context)) continue;
+      // A whole statement as a value that is not a document (a parameter, a header, a cookie, a
+      // short form field): the application sends it to be run, or someone tries to. CRS blocks it
+      // too. Inside a document (a post with SQL in it) it stays suspicious: code being shown.
+      if (f.rule === 'sqli.statement' && f.severity === 1 && context === null) f.severity = 2;
       const h = hit(f, reading.text, reading.stream, reading.offset);
       if (h.severity === 2) return h;
       suspicious ??= h;
