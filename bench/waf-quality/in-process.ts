@@ -6,15 +6,17 @@
  *
  *   node bench/waf-quality/in-process.ts [--mode loose,strict] [--top 15] [--misses set-prefix] [--fp set-prefix] [--show 10]
  *        [--id id1,id2 (print these requests and their verdicts)] [--out blocked.json] [--against blocked.json] [--engine other/packages/waf/src/index.ts]
+ *        [--check-wire (parseWire against a real Node server on loopback, request by request)]
  *
  * `--fp legit/code-posts` prints the first `--show` blocked legitimate requests of that set (rule,
  * location, evidence); `--misses gotestwaf` the first passed attacks. The wire parsing follows what
  * Node's HTTP parser hands the gateway (raw target, raw header pairs, de-chunked body); requests it
- * would refuse (no request line, no header end) count as passed, as a 400 does in `run.ts`.
+ * would refuse (the list is at `parseWire`) count as passed, as a 400 does in `run.ts`.
  * `--out blocked.json` saves the ids blocked per mode; `--against blocked.json` prints the requests
  * whose verdict changed since that run (detector work: what a change gained and lost).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { METHODS } from 'node:http';
 import type { Decision, InspectOptions, WafRequest } from '@rampart/waf';
 import { pathToFileURL } from 'node:url';
 import type { BenchRequest } from './bench-request.ts';
@@ -37,45 +39,128 @@ const { inspect } = (await import(engine ? pathToFileURL(engine).href : '@rampar
 };
 const show = Number(option('show') ?? 10);
 
-/** De-chunks a chunked body; a malformed tail ends the body where it breaks (as a lenient reader would). */
-function dechunk(body: Buffer): Buffer {
+/**
+ * De-chunks a chunked body as llhttp does: a size line of hex digits (an extension after ';'), the
+ * data, then CRLF. A malformed line is null (Node answers 400); a body cut short ends where it
+ * stops (Node would wait for the rest). `rest` is what follows the last chunk's trailer.
+ */
+function dechunk(body: Buffer): { body: Buffer; rest: Buffer } | null {
   const parts: Buffer[] = [];
   let at = 0;
   while (at < body.length) {
     const eol = body.indexOf('\r\n', at);
-    if (eol < 0) break;
-    const size = parseInt(body.subarray(at, eol).toString('latin1').split(';')[0]!.trim(), 16);
-    if (!Number.isFinite(size) || size <= 0) break;
+    if (eol < 0) return body.indexOf('\n', at) >= 0 ? null : { body: Buffer.concat(parts), rest: Buffer.alloc(0) };
+    const sizeText = body.subarray(at, eol).toString('latin1').split(';')[0]!;
+    if (!/^[0-9A-Fa-f]+$/.test(sizeText)) return null;
+    const size = parseInt(sizeText, 16);
+    if (size === 0) {
+      // Trailer fields end at an empty line.
+      const end = body.indexOf('\r\n\r\n', eol);
+      const restAt = body.subarray(eol, eol + 4).toString('latin1') === '\r\n\r\n' ? eol + 4 : end < 0 ? body.length : end + 4;
+      return { body: Buffer.concat(parts), rest: body.subarray(restAt) };
+    }
     parts.push(body.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
+    at = eol + 2 + size;
+    if (at + 2 <= body.length && body.subarray(at, at + 2).toString('latin1') !== '\r\n') return null;
+    at += 2;
   }
-  return Buffer.concat(parts);
+  return { body: Buffer.concat(parts), rest: Buffer.alloc(0) };
 }
 
-/** The wire bytes as the gateway's `wafRequest()` would see them; null where Node would answer 400. */
+/** llhttp's methods (Node's METHODS); PRI is only the HTTP/2 preface, CONNECT is handled below. */
+const knownMethods = new Set(METHODS.filter((m) => m !== 'PRI'));
+const tokenChars = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A field value: tab, visible ASCII, space and bytes 0x80-0xFF (obs-text); no other control byte. */
+const valueChars = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** The request target: visible ASCII only (no space, control or non-ASCII byte). */
+const targetChars = /^[\x21-\x7e]+$/;
+
+/** Would llhttp refuse the bytes after a complete request (a pipelined next one) at once? */
+function refusesNext(rest: Buffer): boolean {
+  const text = rest.toString('latin1').replace(/^(\r\n)+/, '');
+  if (text === '') return false;
+  // A whole next request: refused as its own would be (its head or its body framing).
+  if (text.includes('\r\n\r\n')) return parseWire(Buffer.from(text, 'latin1')) === null;
+  const eol = text.indexOf('\r\n');
+  if (eol >= 0) return parseRequestLine(text.slice(0, eol)) === null;
+  const space = text.indexOf(' ');
+  if (space >= 0) return !knownMethods.has(text.slice(0, space));
+  // A method still arriving: llhttp refuses it at its first byte that no method continues with.
+  return ![...knownMethods].some((m) => m.startsWith(text));
+}
+
+function parseRequestLine(line: string): { method: string; target: string; version: string } | null {
+  const m = /^([^ ]+) +([^ ]+) HTTP\/(\d)\.(\d)$/.exec(line);
+  if (!m || !knownMethods.has(m[1]!) || !targetChars.test(m[2]!)) return null;
+  const version = `${m[3]}.${m[4]}`;
+  if (!['0.9', '1.0', '1.1', '2.0'].includes(version)) return null;
+  const target = m[2]!;
+  if (!(target.startsWith('/') || target === '*' || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(target))) return null;
+  return { method: m[1]!, target, version };
+}
+
+/**
+ * The wire bytes as the gateway's `wafRequest()` would see them; null where Node's HTTP parser
+ * (llhttp, Node 24, default options) answers 400 or drops the connection, each case checked against
+ * a real `http.createServer` on loopback:
+ *  - no CRLF CRLF head end; a line ending in a bare LF; a bare CR, LF, NUL or other control byte
+ *    (tab excepted) in a field value; an obs-fold continuation line;
+ *  - a method llhttp does not know (TEST, FOO, lowercase get, PRI; PROPFIND, QUERY, PURGE are known);
+ *    CONNECT (the gateway has no 'connect' listener: Node closes the socket without an answer);
+ *  - a version other than HTTP/0.9, 1.0, 1.1, 2.0 (HTTP/1.2, HTTP/2, http/1.1 are refused);
+ *  - a target with a space, control or non-ASCII byte, or that is neither /path, * nor scheme://;
+ *  - a field name with a non-token byte, an empty name, a space before the colon, a line with no colon;
+ *  - HTTP/1.1 without Host (Node's requireHostHeader); two Hosts and an empty Host are accepted;
+ *  - Content-Length that is not plain digits (`+1`, `-1`, `1, 1`), twice (even equal), or together
+ *    with Transfer-Encoding; a Transfer-Encoding whose last coding is not chunked (`gzip`,
+ *    `chunked, identity`, `xchunked`; `identity, chunked` and `CHUNKED` are accepted);
+ *  - a chunk size that is not hex, chunk data not followed by CRLF;
+ *  - bytes after the request that cannot start the next one (a GET with `Content-Length: 0` and a
+ *    body; a POST body with no length), and any bytes after a request with `Connection: close`:
+ *    Node answers that 400 before the response to the first.
+ * Accepted as Node does: `"`, `{`, `#` in the target, two spaces after the method, HTTP/1.0 without
+ * Host, obs-text bytes in values. A body shorter than its Content-Length is inspected as far as it
+ * goes (Node would wait for the rest).
+ */
 export function parseWire(wire: Buffer): WafRequest | null {
   const end = wire.indexOf('\r\n\r\n');
   if (end < 0) return null;
   // Node decodes the head as latin1 (bytes), the engine re-reads UTF-8 where it matters.
   const lines = wire.subarray(0, end).toString('latin1').split('\r\n');
-  const requestLine = /^(\S+) (\S+) HTTP\/1\.[01]$/.exec(lines[0] ?? '');
-  if (!requestLine) return null;
+  const requestLine = parseRequestLine(lines[0] ?? '');
+  if (!requestLine || requestLine.method === 'CONNECT') return null;
   const headers: [string, string][] = [];
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
-    if (colon <= 0) return null;
-    headers.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+    if (colon <= 0 || !tokenChars.test(line.slice(0, colon))) return null;
+    const value = line.slice(colon + 1);
+    if (!valueChars.test(value)) return null;
+    headers.push([line.slice(0, colon), value.trim()]);
   }
-  const header = (name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
-  let body: Buffer | null = wire.subarray(end + 4);
-  if (/chunked/i.test(header('transfer-encoding') ?? '')) body = dechunk(body);
-  else {
-    const length = Number(header('content-length') ?? 0);
-    body = body.subarray(0, Number.isFinite(length) ? length : 0);
+  const all = (name: string) => headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
+  if (requestLine.version === '1.1' && all('host').length === 0) return null;
+  const lengths = all('content-length');
+  const codings = all('transfer-encoding');
+  if (lengths.length > 1 || (lengths.length === 1 && codings.length > 0)) return null;
+  if (lengths.length === 1 && !/^\d+$/.test(lengths[0]!)) return null;
+  let body: Buffer = wire.subarray(end + 4);
+  let rest: Buffer;
+  if (codings.length > 0) {
+    if (codings.join(',').split(',').pop()!.trim().toLowerCase() !== 'chunked') return null;
+    const chunked = dechunk(body);
+    if (chunked === null) return null;
+    ({ body, rest } = chunked);
+  } else {
+    const length = lengths.length === 1 ? Number(lengths[0]) : 0;
+    rest = body.subarray(length);
+    body = body.subarray(0, length);
   }
+  // llhttp takes no bytes after a request that said `Connection: close` ("Data after Connection: close").
+  const closes = all('connection').some((v) => /(^|,)\s*close\s*(,|$)/i.test(v));
+  if (closes ? rest.toString('latin1').replace(/^(\r\n)+/, '') !== '' : refusesNext(rest)) return null;
   return {
-    method: requestLine[1]!,
-    target: requestLine[2]!,
+    method: requestLine.method,
+    target: requestLine.target,
     headers,
     clientIp: '127.0.0.1',
     body: body.length > 0 ? body : null,
@@ -90,6 +175,50 @@ if (corpora) requests.push(...loadGotestwaf(corpora).requests, ...loadCrsRegress
 else console.warn('corpora missing (set RAMPART_CORPORA): only the generated legitimate set is measured');
 requests.push(...generateLegit());
 const parsed = requests.map((r) => parseWire(r.wire));
+if (argv.includes('--check-wire')) process.exit(await checkWire());
+
+/**
+ * `--check-wire`: every request's bytes sent to a real `http.createServer` on loopback (Node's own
+ * parser, no 'connect' listener, like the gateway); prints each request where `parseWire` and Node
+ * disagree on refusing it, exit 1 if any. A request Node neither answers nor refuses in time (a body
+ * shorter than its Content-Length) is left out.
+ */
+async function checkWire(): Promise<number> {
+  const { createServer } = await import('node:http');
+  const { connect } = await import('node:net');
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  });
+  server.on('clientError', (_e, socket) => socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const port = (server.address() as { port: number }).port;
+  const answer = (wire: Buffer) =>
+    new Promise<'ok' | 'refused' | 'waiting'>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let got = '';
+      const timer = setTimeout(() => (socket.destroy(), resolve('waiting')), 1500);
+      const settle = () => (clearTimeout(timer), socket.destroy(), resolve(got.startsWith('HTTP/1.1 200') ? 'ok' : 'refused'));
+      socket.on('data', (d) => ((got += d.toString('latin1')), got.includes('\r\n\r\n') && settle()));
+      socket.on('close', settle);
+      socket.on('error', () => undefined);
+      socket.write(wire);
+    });
+  let differ = 0;
+  const queue = requests.map((r, i) => [r, parsed[i]] as const);
+  const worker = async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      const node = await answer(item[0].wire);
+      if (node === 'waiting' || (node === 'ok') === (item[1] !== null)) continue;
+      differ++;
+      console.log(`  ${item[0].set} ${item[0].id}: node ${node}, parseWire ${item[1] === null ? 'refuses' : 'accepts'}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  server.close();
+  console.log(`${requests.length} requests: ${differ} where parseWire and Node's parser disagree`);
+  return differ > 0 ? 1 : 0;
+}
 
 const groups: [string, (r: BenchRequest) => boolean][] = [
   ['gotestwaf attacks (owasp, owasp-api, community)', (r) => r.set.startsWith('gotestwaf/') && r.expect === 'attack'],

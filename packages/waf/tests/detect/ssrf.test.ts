@@ -52,6 +52,12 @@ describe('SSRF detector', () => {
     expect(detectSsrf('http://localhost:3000/auth/callback', 'query')?.severity).toBe(1);
     expect(detectSsrf('http://192.168.1.20/status', 'query')?.severity).toBe(1);
   });
+  it('takes a local Referer or Origin as navigation, not a URL to fetch (CRS 943110-4)', () => {
+    expect(detectSsrf('http://localhost/test', 'header', 'Referer')).toBeNull();
+    expect(detectSsrf('http://127.0.0.1:8080', 'header', 'origin')).toBeNull();
+    expect(detectSsrf('http://localhost/test', 'header', 'X-Callback-Url')?.rule).toBe('ssrf.internal_host');
+    expect(detectSsrf('http://169.254.169.254/latest/meta-data/', 'header', 'Referer')?.severity).toBe(2);
+  });
   checkBenign(detectSsrf, [
     { value: 'https://example.com/a?b=c' },
     { value: 'http://8.8.8.8/' },

@@ -35,6 +35,10 @@ describe('path traversal detector', () => {
     { value: '.ssh/id_rsa', rule: 'traversal.sensitive_file' },
     { value: '/proc/sys/kernel/randomize_va_space', location: 'header' },
     { value: '../.history' },
+    // Host fingerprinting and container secrets (CRS 930120-13, 930130-2)
+    { value: '/path/to/.docker/secrets', rule: 'traversal.sensitive_file' },
+    { value: '/get/proc/interrupts', location: 'path' },
+    { value: '/run/secrets/db_password' },
   ]);
   checkBenign(detectPathTraversal, [
     { value: 'C:\\Users\\bob\\Documents\\report.docx' },

@@ -12,7 +12,8 @@ const distinctive = [
   'nslookup', 'getent', 'chmod', 'chown', 'useradd', 'usermod', 'crontab', 'base64', 'xxd', 'telnet', 'ssh', 'scp',
   'tftp', 'rm', 'mkfifo', 'mknod', 'ls', 'pwd', 'printenv', 'grep', 'egrep', 'xargs', 'killall', 'ps', 'hostname',
   'systemctl', 'sudo', 'nohup', 'socat', 'nmap', 'lynx', 'uniq', 'printf', 'passwd', 'gzip', 'unzip', 'tar', 'od',
-  'ping', 'traceroute', 'wc', 'sed', 'chattr', 'openssl', 'id',
+  'ping', 'traceroute', 'wc', 'sed', 'chattr', 'openssl', 'id', 'adduser', 'iwmi', 'invoke-wmimethod',
+  'gunzip', 'zcat', 'zstdcat', 'bzcat', 'xzcat', 'cpulimit', 'flock', 'rmt-tar', 'rmt-dump', 'pip3', 'uconv',
   // windows cmd
   'cmd', 'powershell', 'pwsh', 'certutil', 'bitsadmin', 'mshta', 'rundll32', 'regsvr32', 'wmic', 'netsh',
   'tasklist', 'taskkill', 'systeminfo', 'cscript', 'wscript', 'findstr', 'schtasks', 'ipconfig', 'cmd.exe',
@@ -33,7 +34,7 @@ const english = [
   'cat', 'echo', 'sleep', 'more', 'less', 'sort', 'head', 'tail', 'find', 'kill', 'touch', 'env', 'who',
   'last', 'top', 'cut', 'tr', 'dd', 'curl', 'dig', 'fetch', 'rev', 'cp', 'mv', 'mkdir', 'rmdir', 'tee', 'eval',
   'exec', 'source', 'export', 'set', 'unset', 'alias', 'cd', 'timeout', 'su', 'service', 'zip', 'file', 'ftp',
-  'host', 'w', 'time', 'nice', 'watch', 'which', 'whereis', 'stat', 'diff', 'strings', 'split',
+  'host', 'w', 'time', 'nice', 'perf', 'shutdown', 'watch', 'which', 'whereis', 'stat', 'diff', 'strings', 'split',
   // debuggers and editors: "(gdb) bt" prompts and "vim" in posts need shell-shaped arguments to count
   'gdb', 'vim', 'irb',
   // windows

@@ -37,7 +37,10 @@ const sensitiveArgument = /^(?:\/etc\/|\/proc\/|\/dev\/tcp|\/bin\/|\/tmp\/|c:[\\
 export function detectCmdi(value: string, location: InputLocation): DetectorHit | null {
   try {
     // Uploaded files are not handed to a shell (web shells are the webshell detector's job).
-    if (location === 'file_content' || location === 'xml') return null;
+    if (location === 'file_content') return null;
+    // XML text and attribute values are form fields by another name (SOAP, XML-RPC, SAML): read
+    // like body values, under the same document guard.
+    if (location === 'xml') location = 'body';
     if (location === 'raw_body' && looksBinary(value)) return null;
     const found = detect(value, location);
     if (found && (location === 'body' || location === 'raw_body') && looksLikeDocument(value)) {
@@ -60,10 +63,23 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
     const inner = detectValue(value.slice(assignment[0].length), location);
     if (inner) return inner;
   }
-  return detectValue(value, location);
+  const found = detectValue(value, location);
+  const plus = value.indexOf('+');
+  if (found?.severity === 2 || plus <= 0 || value.includes(' ') || resolveCommand(value.slice(0, plus), false) === null) return found;
+  // `cat+/et*/*wd`: form encoding's '+' for a blank, left undecoded in a query (a known command
+  // before the first '+', so `text/html,application/xhtml+xml` costs nothing). Only the evasion
+  // readings count here (globs, quotes): base64 cookies are full of '+' and '/' too.
+  const spaced = detectValue(value.replaceAll('+', ' '), location);
+  return spaced?.severity === 2 && (spaced.rule === 'cmdi.glob_path' || spaced.rule === 'cmdi.obfuscated_command') ? spaced : found;
 }
 
 function detectValue(value: string, location: InputLocation): DetectorHit | null {
+  // cc/gcc/c89 `-wrapper sh,-c,id`: the compiler runs the wrapper with the command as arguments.
+  const wrapper = /(?:^|\s)-wrapper\s+(?:\/bin\/)?(?:ba|da|z|k)?sh,-c,/.exec(value);
+  if (wrapper) return hit('cmdi.command_line', value.slice(wrapper.index), 2);
+  // `$SHELL -c "…"`, `${SHELL} -c …`: the login shell asked to run a command.
+  const shellVar = /^\s*\$\{?(?:SHELL|BASH)\}?\s+-c\s/.exec(value);
+  if (shellVar) return hit('cmdi.command_line', value, 2);
   // cmd.exe's FOR and IF need no shell punctuation (`IF EXIST data.xls echo found`).
   const batch = findBatchStatement(value);
   if (batch) return hit('cmdi.batch_syntax', value.slice(batch.at), 2);
@@ -77,14 +93,15 @@ function detectValue(value: string, location: InputLocation): DetectorHit | null
   if (!hasShellChars && !startsWithCommand(value)) return null;
   if (hasShellChars) {
     if (/^\s*\(\s*\)\s*\{/.test(value)) return hit('cmdi.shellshock', value, 2);
-    // The fork bomb :(){ :|:& };: and its renamed forms f(){ f|f& }.
-    const bomb = /([\w:]{1,20})\s*\(\s*\)\s*\{\s*([\w:]{1,20})\s*\|\s*([\w:]{1,20})\s*&/.exec(value);
-    if (bomb && bomb[1] === bomb[2] && bomb[2] === bomb[3]) return hit('cmdi.fork_bomb', bomb[0], 2);
+    const bomb = findForkBomb(value);
+    if (bomb) return hit('cmdi.fork_bomb', bomb, 2);
     const code = detectCodeExec(value);
     if (code?.severity === 2) return code;
     const shell = detectShell(value, location);
-    if (shell) return shell;
-    return code;
+    if (shell?.severity === 2) return shell;
+    const renamed = detectThroughVariables(value, location);
+    if (renamed) return renamed;
+    return shell ?? code;
   }
   return detectShell(value, location);
 }
@@ -116,6 +133,11 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   if (index < 0) return null;
   const globPath = command.words.find((w) => w.glob && w.text.includes('/') && matchesSensitiveGlob(w.text));
   if (globPath) return hit('cmdi.glob_path', command.words.map((w) => w.text).join(' '), 2);
+  // /???/??t, /???/?s: a binary directory spelled only in wildcards is nothing but evasion.
+  const head = command.words[index]!;
+  if (head.glob && /^(?:\/\?{3,4}){1,3}\/[a-z?*[\]]{1,12}$/i.test(head.text) && /[?*[]/.test(head.text.slice(head.text.lastIndexOf('/')))) {
+    return hit('cmdi.obfuscated_command', command.words.map((w) => w.text).join(' '), 2);
+  }
   const word = command.words[index]!;
   const name = splitPlusJoined(word.text);
   const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name));
@@ -130,7 +152,7 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   const assignmentBefore = command.words.slice(0, index).some((w) => w.text.includes('='));
   // sudo / nohup / strace / time before the command: `ti''me who` hides the wrapper instead.
   const wrapper = command.words.slice(0, index).find((w) => wrappers.has(w.text.toLowerCase()));
-  const obfuscated = emptyBefore || word.obfuscated || (wrapper?.obfuscated ?? false) || (word.glob && /[*?[]/.test(name)) || args.some((a) => a.obfuscated && sensitiveArgument.test(a.text));
+  const obfuscated = command.ifs === true || emptyBefore || word.obfuscated || (wrapper?.obfuscated ?? false) || (word.glob && /[*?[]/.test(name)) || args.some((a) => a.obfuscated && sensitiveArgument.test(a.text));
 
   if (obfuscated && (sep !== 'start' || resolved.cls === 'distinctive' || args.length > 0)) {
     return hit('cmdi.obfuscated_command', evidence, 2);
@@ -192,6 +214,47 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   if (shaped || sensitive) return hit('cmdi.chained_command', evidence, sep === 'newline' && location === 'body' ? 1 : 2);
   if (args.length === 0 && !assignmentBefore && (sep !== 'newline' || location !== 'body')) return hit('cmdi.chained_command', evidence, 1);
   return null;
+}
+
+/**
+ * The fork bomb `:(){ :|:& };:` and its renamed forms `.(){ .|.& };.`, `f(){ f & f; };f`,
+ * `f(){ f() | f(); }`: a function whose body starts itself twice, piped or in the background.
+ */
+function findForkBomb(value: string): string | null {
+  const def = /([\w:.]{1,20})\s*\(\s*\)\s*\{([^{}]{1,80})\}/.exec(value);
+  if (!def) return null;
+  const name = def[1]!;
+  const body = def[2]!;
+  if (!body.includes('|') && !body.includes('&')) return null;
+  const calls = body.split(/[|&;]/).filter((part) => part.trim().replace(/\(\s*\)$/, '') === name);
+  return calls.length >= 2 ? def[0] : null;
+}
+
+/**
+ * `a=nc&&$a -nlvp 555`, `c1=c;c2=a;c3=t;$c1$c2$c3 /etc/passwd`, `garb=adduse[r];$garb pizza`:
+ * the command is spelled through variables set in the same value. The assignments are applied
+ * (once, textually) and the result read again; only a clear hit there counts.
+ */
+function detectThroughVariables(value: string, location: InputLocation): DetectorHit | null {
+  if (!value.includes('=') || !value.includes('$')) return null;
+  const assigned = new Map<string, string>();
+  const assignment = /(?:^|[;&|\n]\s*)([A-Za-z_]\w{0,30})=('[^']*'|"[^"]*"|\\.|[^\s;&|$()`]*)(?=[\s;&|]|$)/g;
+  // (Literal pieces only: `x=$(echo $x)` is a script's own idiom, not a command being spelled.)
+  for (let m = assignment.exec(value); m && assigned.size < 40; m = assignment.exec(value)) {
+    const raw = m[2]!;
+    assigned.set(m[1]!, raw.startsWith("'") || raw.startsWith('"') ? raw.slice(1, -1) : raw.replace(/^\\/, ''));
+  }
+  if (assigned.size === 0) return null;
+  let used = false;
+  const expanded = value.replace(/\$\{?([A-Za-z_]\w{0,30})\}?/g, (whole, name: string) => {
+    const v = assigned.get(name);
+    if (v === undefined) return whole;
+    used = true;
+    return v;
+  });
+  if (!used) return null;
+  const found = detectShell(expanded, location);
+  return found?.severity === 2 ? hit('cmdi.obfuscated_command', found.evidence, 2) : null;
 }
 
 /** `name=command …` as alias's argument, the value resolving to a known command. */

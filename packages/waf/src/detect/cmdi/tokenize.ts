@@ -25,6 +25,8 @@ export interface ShellCommand {
   redirect: boolean;
   /** The command contained an arithmetic expansion $(( )). */
   arithmetic: boolean;
+  /** Words were split by $IFS / ${IFS}: only evasion writes a blank that way. */
+  ifs?: boolean;
 }
 
 const wordBreak = new Set([' ', '\t', '\v', '\f']);
@@ -145,6 +147,7 @@ export function tokenizeShell(input: string): ShellCommand[] {
       i = expandDollar(input, i, (piece, breaks, arith) => {
         if (arith) current.arithmetic = true;
         if (breaks) {
+          current.ifs = true;
           endWord();
           obfuscated = true; // the word that follows was split off by IFS: note it on that word
           return;
@@ -176,10 +179,16 @@ function isBoundary(c: string): boolean {
 }
 
 function pushWord(command: ShellCommand, text: string, obfuscated: boolean, glob: boolean): void {
-  // Brace expansion {cat,/etc/passwd} yields several words.
-  if (text.length > 2 && text.startsWith('{') && text.endsWith('}') && text.includes(',')) {
-    for (const part of text.slice(1, -1).split(',')) {
-      if (part) command.words.push({ text: part, obfuscated: true, glob: false });
+  // Brace expansion: {cat,/etc/passwd} yields several words, c{a,oun}t yields `cat count`,
+  // {l,-lh}s yields `ls -lhs`; empty alternatives ({,x,}) vanish.
+  const open = text.indexOf('{');
+  const close = open >= 0 ? text.indexOf('}', open) : -1;
+  if (close > open + 1 && text.slice(open, close).includes(',') && !text.slice(open + 1, close).includes('{')) {
+    const prefix = text.slice(0, open);
+    const suffix = text.slice(close + 1);
+    for (const part of text.slice(open + 1, close).split(',')) {
+      const word = prefix + part + suffix;
+      if (word) command.words.push({ text: word, obfuscated: true, glob: /[*?[]/.test(word) });
     }
     return;
   }

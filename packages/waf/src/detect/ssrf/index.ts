@@ -37,7 +37,21 @@ function isSchemeChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43 || c === 46 || c === 45;
 }
 
-export function detectSsrf(value: string, location: InputLocation): DetectorHit | null {
+/**
+ * Headers that name the page the browser came from: the server does not fetch them, and a site
+ * being developed or administered on the machine itself sends `Referer: http://localhost/…` with
+ * every click (CRS 943110-4). A loopback or private host there is no finding; a metadata address
+ * or an evasive IP spelling still is (analytics and trackback code does fetch referers).
+ */
+const navigationHeaders = new Set(['referer', 'origin']);
+
+export function detectSsrf(value: string, location: InputLocation, name?: string): DetectorHit | null {
+  const found = findSsrf(value, location);
+  if (found?.rule === 'ssrf.internal_host' && location === 'header' && navigationHeaders.has((name ?? '').toLowerCase())) return null;
+  return found;
+}
+
+function findSsrf(value: string, location: InputLocation): DetectorHit | null {
   try {
     if (location === 'path' || location === 'file_content' || location === 'raw_body') return null;
     if (value.length > 8192) return null;

@@ -11,6 +11,9 @@ export const sensitivePaths: readonly string[] = [
   '/.htpasswd', '/.env', '/wp-config.php', '/web-inf/web.xml', '/meta-inf/', '/boot.ini', '/windows/win.ini',
   '/windows/system.ini', '/winnt/win.ini', '/windows/system32/config/', '/system32/drivers/etc/hosts', '/inetpub/',
   '/windows/repair/sam', '/windows/panther/', '/ntuser.dat', '/.aws/credentials', '/.git/config', '/.docker/config.json',
+  // Kernel and container files read to fingerprint a host or take its secrets (CRS lfi-os-files).
+  // Not /proc/mounts or /proc/meminfo: documentation and scripts name them (a /usr/share/doc sweep).
+  '/proc/interrupts', '/proc/partitions', '/.docker/secrets', '/run/secrets/',
 ];
 
 export function findSensitivePath(normalized: string): string | null {

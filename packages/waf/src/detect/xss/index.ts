@@ -1,6 +1,7 @@
 import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { codeSpans, countWords, looksLikeDocument } from '../text-shape.ts';
 import { readAttributes } from './html.ts';
+import { foldedToAscii, referenceSpelledScheme } from './obfuscation.ts';
 import { findScript, stringBreakout, tokenizeJs, type JsFinding } from './js.ts';
 import { isEventName, isScriptCssValue, isScriptUrl, judgeAttribute, judgeHtml, type XssFinding } from './rules.ts';
 
@@ -213,7 +214,17 @@ function readXss(text: string, inDocument: boolean): XssFinding | null {
  * HTML `<code>`/`<pre>` (which do not escape) are still judged as in any value.
  */
 export function detectXssAt(value: string, location: InputLocation): DetectorHit | null {
-  if (value.length < 3 || cannotBeXss(value)) return null;
+  if (value.length < 3) return null;
+  // `ja&tab;vascript:`: the scheme exists only once the browser decodes the references.
+  const spelled = value.indexOf('&') >= 0 ? referenceSpelledScheme(value) : null;
+  if (spelled) return toHit(spelled, value);
+  const folded = foldedToAscii(value);
+  if (folded !== null) {
+    // `＜script＞`, `¼script¾`: read as the server's charset handling hands it to the page.
+    const found = readXss(folded, false);
+    if (found?.severity === 2) return toHit({ ...found, rule: found.rule + '_folded' }, value);
+  }
+  if (cannotBeXss(value)) return null;
   const inDocument = (location === 'body' || location === 'raw_body') && looksLikeDocument(value);
   const masked = inDocument ? withoutMarkdownCode(value) : null;
   // With Markdown code masked, what only the code held is gone: the document shows it.

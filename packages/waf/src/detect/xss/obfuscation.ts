@@ -1,0 +1,80 @@
+/**
+ * Spellings of markup that a browser (or the server's charset handling) turns back into the real
+ * thing, read back before the XSS readers look at them:
+ * - a URL scheme split by character references the browser decodes and then drops from the scheme
+ *   (`ja&tab;vascript:`, `v&newline;bscript&colon;`, `java&#9;script:`): in an attribute value the
+ *   entity becomes a tab or newline, and the URL parser removes tabs and newlines anywhere;
+ * - fullwidth forms (`＜script＞`), which ASP.NET/IIS "best fit" maps to ASCII;
+ * - US-ASCII with the high bit set (`¼script¾` = 0xBC script 0xBE), which a page served as
+ *   US-ASCII reads with the eighth bit dropped (old IE did).
+ */
+import type { XssFinding } from './rules.ts';
+
+/** Named references that matter inside a scheme (HTML5 names; case as the spec spells them). */
+const namedReferences: Record<string, string> = {
+  tab: '\t',
+  newline: '\n',
+  colon: ':',
+  nbsp: ' ',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  lpar: '(',
+  rpar: ')',
+  sol: '/',
+  period: '.',
+  equals: '=',
+};
+
+const schemes = ['javascript:', 'vbscript:', 'livescript:'];
+
+/** Decodes the character references of `value` (numeric and the names above); unknown ones stay. */
+export function decodeReferences(value: string): string {
+  let out = '';
+  let at = 0;
+  for (let amp = value.indexOf('&'); amp >= 0; amp = value.indexOf('&', at)) {
+    out += value.slice(at, amp);
+    // The terminating ';' is optional for numeric references; names here always carry it.
+    const m = /^&(?:#[xX]([0-9a-fA-F]{1,6});?|#([0-9]{1,7});?|([A-Za-z]{2,8});)/.exec(value.slice(amp, amp + 16));
+    const named = m?.[3] ? namedReferences[m[3].toLowerCase()] : undefined;
+    const code = m?.[1] ? parseInt(m[1], 16) : m?.[2] ? parseInt(m[2], 10) : -1;
+    if (m && named !== undefined) out += named;
+    else if (m && code >= 0 && code <= 0x10ffff) out += String.fromCodePoint(code);
+    else out += m ? m[0] : '&';
+    at = amp + (m ? m[0].length : 1);
+  }
+  return out + value.slice(at);
+}
+
+/**
+ * A script scheme that only appears once references are decoded and tabs/newlines dropped, while
+ * the raw value does not spell it: nothing but evasion writes `ja&tab;vascript:`.
+ */
+export function referenceSpelledScheme(value: string): XssFinding | null {
+  if (value.indexOf('&') < 0) return null;
+  const raw = value.toLowerCase();
+  const decoded = decodeReferences(value).replace(/[\t\n\r]/g, '').toLowerCase();
+  for (const scheme of schemes) {
+    const at = decoded.indexOf(scheme);
+    if (at >= 0 && !raw.includes(scheme)) return { rule: 'xss.script_url_obfuscated', severity: 2, at: 0 };
+  }
+  return null;
+}
+
+/**
+ * The value with fullwidth ASCII (U+FF01–U+FF5E) and high-bit Latin-1 (U+0080–U+00FF, read as
+ * 7-bit) folded to ASCII, when it holds a folded `<` (＜ or ¼); null otherwise (the common case).
+ */
+export function foldedToAscii(value: string): string | null {
+  if (value.indexOf('\uff1c') < 0 && value.indexOf('\u00bc') < 0) return null;
+  let out = '';
+  for (const ch of value) {
+    const c = ch.codePointAt(0)!;
+    if (c >= 0xff01 && c <= 0xff5e) out += String.fromCharCode(c - 0xfee0);
+    else if (c >= 0xa0 && c <= 0xff) out += String.fromCharCode(c & 0x7f);
+    else out += ch;
+  }
+  return out;
+}
