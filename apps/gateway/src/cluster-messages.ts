@@ -28,6 +28,12 @@ export interface WorkerStart {
   config: GatewayConfig;
   inspectorModule?: string;
   exposeWorker: boolean;
+  /**
+   * Send the per-request notice of every decision (`{ type: 'event' }`)? Only when the primary has
+   * an onEvent (stdout event lines): otherwise a flood would cost one IPC message per blocked request
+   * that the primary throws away (the console gets events from the batched `sync`). Absent = yes.
+   */
+  notices?: boolean;
   /** The timed lists as they are now (also in `config.policy.timed` when there is a policy). */
   timed?: GatewayTimedLists;
   /** Geo-IP sources and the parsed-table cache the primary prepared (geo-areas.ts). */

@@ -2,10 +2,17 @@ import { gatewayEventSchema, type GatewayEventDrain, type GatewayEventRecord } f
 
 /**
  * The primary's buffer of policy events until the console drains them (admin `events`). Bounded
- * twice: by count (default 10,000) and by size (default 64 MiB: a snapshot may carry up to 1 MB of
+ * twice: by count (default 10,000) and by size (default 16 MiB: a snapshot may carry up to 1 MB of
  * body, so 10,000 of them would not fit in memory). When full, the OLDEST events go, so a long
  * flood leaves the console its latest picture; the loss is counted and reported with the next drain.
  * One drain answer holds at most 1000 events and about 8 MiB of JSON, so it stays one sane line.
+ *
+ * Why 16 MiB (it was 64): the console drains every second, up to 1000 events / 8 MiB a time, so
+ * the buffer only has to span a console restart or a slow drain; a buffer nobody drains sits full
+ * for the gateway's lifetime in the primary, which should stay small. 16 MiB is two full drain
+ * answers, or 10,000 events without snapshots (~1 KiB each as held: measured ~10 MiB of heap for
+ * 10,000 block events), or ~16 snapshots of a 1 MB body. `maxEvents: 0` keeps nothing: main.ts
+ * uses it when there is no admin socket, since then nothing can ever drain.
  */
 export interface EventBufferOptions {
   maxEvents?: number;
@@ -31,7 +38,7 @@ export class EventBuffer {
 
   constructor(options: EventBufferOptions = {}) {
     const { areaOf, ...limits } = options;
-    this.limits = { maxEvents: 10_000, maxBytes: 64 * 2 ** 20, drainEvents: 1000, drainBytes: 8 * 2 ** 20, ...limits };
+    this.limits = { maxEvents: 10_000, maxBytes: 16 * 2 ** 20, drainEvents: 1000, drainBytes: 8 * 2 ** 20, ...limits };
     this.areaOf = areaOf;
   }
 
@@ -41,6 +48,8 @@ export class EventBuffer {
    * drain answer fail the console's validation.
    */
   push(events: readonly unknown[]): void {
+    // maxEvents 0: no buffer (a gateway without an admin socket has no one to drain it).
+    if (this.limits.maxEvents === 0) return;
     for (const raw of events) {
       const parsed = gatewayEventSchema.safeParse(raw);
       if (!parsed.success) {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GatewayPolicy } from '@rampart/contracts';
@@ -51,6 +52,27 @@ export function prepareGeoCache(options: GeoIpOptions & { cacheDir: string }): {
     return { ok: true, ms: Math.round(performance.now() - began), parsed };
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
+  }
+}
+
+type PrepareResult = ReturnType<typeof prepareGeoCache>;
+
+/**
+ * prepareGeoCache in a short-lived child process, for the primary: parsing the sources grows a heap
+ * by ~50 MiB that V8 keeps once grown, and the primary lives as long as the gateway (measured with
+ * bench/waf-perf's configuration: the primary went from ~124 to ~174 MiB RSS at the first event, when
+ * it looked up an area without a cache). Blocks like the in-process parse did (the primary has
+ * nothing to serve yet before the workers start; later it happens once per primary).
+ */
+export function prepareGeoCacheApart(options: GeoIpOptions & { cacheDir: string }): PrepareResult {
+  const child = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', join(import.meta.dirname, 'geo-cache-main.ts'), JSON.stringify(options)], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  try {
+    return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as PrepareResult;
+  } catch {
+    return { ok: false, reason: `geo-IP cache writer failed: ${(child.error?.message ?? child.stderr.trim().slice(-300)) || `exit ${child.status}`}` };
   }
 }
 

@@ -4,7 +4,8 @@
  *
  * Events: the console drains them over the admin socket (`events`). stdout is the supervisor's log,
  * so with an admin socket an attack flood must not become a line per request there: stdout gets one
- * summary line a minute while events come (`{"events":{…}}`: notices, received, dropped, buffered).
+ * summary line a minute while events come (`{"events":{…}}`: received, dropped, buffered). The workers then
+ * send no per-request notice at all (primary.ts `onEvent`): the console's events come batched.
  * Without an admin socket nobody can drain, so the proxy's notice of every block is written as a
  * JSON line (`{"event":…}`, as before: benchmarks and ad-hoc runs read them); `--events-stdout`
  * asks for those lines with an admin socket too (tests, debugging). Logs go to stderr.
@@ -39,20 +40,20 @@ const log = (m: string) => process.stderr.write(`[gateway] ${m}\n`);
 const geoDir = values['geoip-data'] ?? process.env.RAMPART_GATEWAY_GEOIP_DATA;
 const adminPath = values['admin-socket'] ?? process.env.RAMPART_GATEWAY_ADMIN_SOCKET;
 const eventLines = values['events-stdout'] || !adminPath;
-let notices = 0;
 const primary = new GatewayPrimary({
   configPath,
   ...(values.workers !== undefined ? { workers: Number(values.workers) } : {}),
   ...(values.inspector ? { inspectorModule: values.inspector } : {}),
   ...(values['drain-grace-ms'] ? { drainGraceMs: Number(values['drain-grace-ms']) } : {}),
-  ...(values['max-events'] ? { maxEvents: Number(values['max-events']) } : {}),
+  // Without an admin socket nothing can drain the buffer: it would only fill (to its byte cap) and stay full.
+  ...(values['max-events'] ? { maxEvents: Number(values['max-events']) } : !adminPath ? { maxEvents: 0 } : {}),
   ...(values['dns-server']?.length ? { dnsServers: values['dns-server'] } : {}),
   ...(geoDir ? { geo: { countryV4Csv: join(geoDir, 'country-ipv4.csv'), countryV6Csv: join(geoDir, 'country-ipv6.csv'), regionDb: join(geoDir, 'ip2region.db') } } : {}),
   exposeWorker: values['expose-worker'] || process.env.RAMPART_GATEWAY_EXPOSE_WORKER === '1',
   ...(process.env.RAMPART_GATEWAY_UID && process.env.RAMPART_GATEWAY_GID
     ? { workerUser: { uid: Number(process.env.RAMPART_GATEWAY_UID), gid: Number(process.env.RAMPART_GATEWAY_GID) } }
     : {}),
-  onEvent: eventLines ? (event) => process.stdout.write(JSON.stringify({ event }) + '\n') : () => void notices++,
+  ...(eventLines ? { onEvent: (event) => void process.stdout.write(JSON.stringify({ event }) + '\n') } : {}),
   log,
 });
 
@@ -72,11 +73,11 @@ if (adminPath) {
 }
 
 // One summary line a minute while anything happens (see the header).
-let reported = { notices: 0, events: 0, dropped: 0 };
+let reported = { events: 0, dropped: 0 };
 setInterval(() => {
-  const now = { notices, events: primary.hub.totals.events, dropped: primary.hub.events.droppedTotal };
-  if (now.notices === reported.notices && now.events === reported.events && now.dropped === reported.dropped) return;
-  process.stdout.write(JSON.stringify({ events: { notices: now.notices - reported.notices, received: now.events - reported.events, dropped: now.dropped - reported.dropped, buffered: primary.hub.events.length() } }) + '\n');
+  const now = { events: primary.hub.totals.events, dropped: primary.hub.events.droppedTotal };
+  if (now.events === reported.events && now.dropped === reported.dropped) return;
+  process.stdout.write(JSON.stringify({ events: { received: now.events - reported.events, dropped: now.dropped - reported.dropped, buffered: primary.hub.events.length() } }) + '\n');
   reported = now;
 }, 60_000).unref();
 

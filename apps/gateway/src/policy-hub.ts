@@ -45,7 +45,7 @@ export class PolicyHub {
   constructor(options: PolicyHubOptions) {
     this.log = options.log;
     this.counts = new CountAggregator({ ...(options.maxCountedPerSite ? { maxPerSite: options.maxCountedPerSite } : {}) });
-    this.events = new EventBuffer({ ...(options.maxEvents ? { maxEvents: options.maxEvents } : {}), ...(options.areaOf ? { areaOf: options.areaOf } : {}) });
+    this.events = new EventBuffer({ ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}), ...(options.areaOf ? { areaOf: options.areaOf } : {}) });
     this.pruneTimer = setInterval(() => {
       const now = Date.now();
       this.counts.prune(now);

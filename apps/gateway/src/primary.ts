@@ -5,7 +5,7 @@ import type { GatewayConfig } from '@rampart/contracts';
 import type { GeoIpOptions } from '@rampart/geoip';
 import type { FromWorker, ToWorker } from './cluster-messages.ts';
 import { loadGatewayConfig } from './config.ts';
-import { createAreaLookup, geoCacheDir, policyNeedsAreas, prepareGeoCache } from './geo-areas.ts';
+import { createAreaLookup, geoCacheDir, policyNeedsAreas, prepareGeoCacheApart } from './geo-areas.ts';
 import type { OnGatewayEvent } from './inspector.ts';
 import { PolicyHub, type TimedBase } from './policy-hub.ts';
 import { TimedMaster } from './timed-master.ts';
@@ -16,7 +16,11 @@ export interface PrimaryOptions {
   workers?: number;
   /** A module exporting `inspector` or `inspect`; default @rampart/waf. */
   inspectorModule?: string;
-  onEvent: OnGatewayEvent;
+  /**
+   * Every decision's notice, as it happens (stdout event lines). Leave it out when the console drains
+   * the batched events instead: the workers then send no message per blocked request.
+   */
+  onEvent?: OnGatewayEvent;
   log: (message: string) => void;
   /** Adds X-Rampart-Worker: pid/generation to responses (tests, diagnostics). */
   exposeWorker?: boolean;
@@ -33,7 +37,7 @@ export interface PrimaryOptions {
    * `geoip-cache/` beside the configuration file (geo-areas.ts).
    */
   geo?: Omit<GeoIpOptions, 'cacheDir'>;
-  /** Events buffered for the console's `events` drain (default 10,000). */
+  /** Events buffered for the console's `events` drain (default 10,000; 0 = none: no admin socket, nobody drains). */
   maxEvents?: number;
   /** DNS servers for the fake-spider check (tests; default: the system's resolv.conf). */
   dnsServers?: string[];
@@ -65,7 +69,8 @@ export class GatewayPrimary {
   private stopping = false;
   private readonly options: PrimaryOptions;
   private readonly geo: GeoIpOptions;
-  private geoPrepared = false;
+  /** The cache was written (or found current) by a child process; null = not tried yet. */
+  private geoPrepared: boolean | null = null;
   /** Timed lists, cluster-wide counts and the event buffer (admin `events` and `timed`). */
   readonly hub: PolicyHub;
 
@@ -77,10 +82,13 @@ export class GatewayPrimary {
       log: options.log,
       // Events of a policy that reads no areas come without one; looked up here, once, for the console.
       areaOf: (ip) => {
+        // The tables come from the cache (~7 MiB for IPv4); without one the lookup would parse the
+        // sources here and keep ~50 MiB more for the primary's lifetime (prepareGeoCacheApart).
+        this.prepareGeo();
         const areas = areasOf(ip);
         return areas.find((a) => a.includes('-')) ?? areas[0] ?? null;
       },
-      ...(options.maxEvents ? { maxEvents: options.maxEvents } : {}),
+      ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),
     });
     cluster.setupPrimary({
       exec: join(import.meta.dirname, 'worker-main.ts'),
@@ -113,12 +121,8 @@ export class GatewayPrimary {
     }
     const config = loaded.config;
     const count = this.options.workers || config.workers || availableParallelism();
-    if (policyNeedsAreas(config.policy) && !this.geoPrepared) {
-      // Before the workers start, so they find the cache (they may not write it: geo-areas.ts).
-      const prepared = prepareGeoCache(this.geo as GeoIpOptions & { cacheDir: string });
-      this.geoPrepared = prepared.ok;
-      this.options.log(prepared.ok ? `geo-IP cache ready in ${prepared.ms} ms${prepared.parsed ? ' (parsed)' : ''}` : `geo-IP cache not written: ${prepared.reason}`);
-    }
+    // Before the workers start, so they find the cache (they may not write it: geo-areas.ts).
+    if (policyNeedsAreas(config.policy)) this.prepareGeo(true);
     const generation: Generation = { id: this.nextId++, config, workers: [], addresses: {}, timedBase: TimedMaster.fileLists(config.policy?.timed) };
     try {
       const started = await Promise.all(Array.from({ length: count }, () => this.startWorker(generation)));
@@ -141,12 +145,24 @@ export class GatewayPrimary {
     return { ok: true, generation: generation.id, workers: generation.workers.map((w) => w.process.pid ?? 0) };
   }
 
+  /**
+   * Writes the geo-IP cache in a child process, once per primary; after a failure, again only on a
+   * reload whose policy reads areas (`retry`), so event lookups don't spawn a child each. When it
+   * failed, lookups parse in this process as before (a correct area beats the memory).
+   */
+  private prepareGeo(retry = false): void {
+    if (this.geoPrepared === true || (this.geoPrepared === false && !retry)) return;
+    const prepared = prepareGeoCacheApart(this.geo as GeoIpOptions & { cacheDir: string });
+    this.geoPrepared = prepared.ok;
+    this.options.log(prepared.ok ? `geo-IP cache ready in ${prepared.ms} ms${prepared.parsed ? ' (parsed)' : ''}` : `geo-IP cache not written: ${prepared.reason}`);
+  }
+
   private startWorker(generation: Generation): Promise<Generation['addresses']> {
     const worker = cluster.fork({ RAMPART_GATEWAY_GENERATION: String(generation.id) });
     generation.workers.push(worker);
     worker.on('message', (m: FromWorker) => {
       if (this.hub.handle(worker, m)) return;
-      if (m.type === 'event') this.options.onEvent(m.event);
+      if (m.type === 'event') this.options.onEvent?.(m.event);
       else if (m.type === 'log') this.options.log(`worker ${worker.process.pid}: ${m.message}`);
     });
     worker.on('exit', (code, signal) => this.onWorkerExit(generation, worker, code, signal));
@@ -171,6 +187,7 @@ export class GatewayPrimary {
           ...this.hub.workerStart(generation.config, generation.timedBase),
           ...(this.options.inspectorModule ? { inspectorModule: this.options.inspectorModule } : {}),
           exposeWorker: this.options.exposeWorker ?? false,
+          notices: this.options.onEvent !== undefined,
           geo: this.geo,
           ...(this.options.dnsServers ? { dnsServers: this.options.dnsServers } : {}),
         };

@@ -34,7 +34,7 @@ process.on('message', (message: ToWorker) => {
         const generation = process.env.RAMPART_GATEWAY_GENERATION ?? '0';
         servers = new GatewayServers({
           inspector,
-          onEvent: (event) => send({ type: 'event', event }),
+          onEvent: message.notices === false ? () => {} : (event) => send({ type: 'event', event }),
           workerTag: message.exposeWorker ? `${process.pid}/${generation}` : undefined,
           services,
         });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { defaultWebsiteSettings, type GatewayPolicy } from '@rampart/contracts';
 import { writeTestGeoData } from '@rampart/geoip';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAreaLookup, geoCacheDir, policyNeedsAreas, prepareGeoCache } from '../src/geo-areas.ts';
+import { createAreaLookup, geoCacheDir, policyNeedsAreas, prepareGeoCache, prepareGeoCacheApart } from '../src/geo-areas.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-geo-'));
 const files = writeTestGeoData(join(dir, 'data'), {
@@ -73,5 +73,15 @@ describe('geo-IP areas in the gateway', () => {
     for (const f of written) expect(statSync(join(cacheDir, f)).mode & 0o044).toBe(0o044);
     expect(prepareGeoCache({ ...files, cacheDir })).toMatchObject({ ok: true, parsed: false });
     expect(createAreaLookup({ ...files, cacheDir })('10.88.1.1')).toEqual(['CN', 'CN-GD']);
+  });
+
+  it('writes the cache in a child process for the primary (the heap of the parse dies with it), and says why it failed', () => {
+    const cacheDir = join(dir, 'apart', 'geoip-cache');
+    expect(prepareGeoCacheApart({ ...files, cacheDir })).toMatchObject({ ok: true, parsed: true });
+    expect(readdirSync(cacheDir).filter((f) => f.endsWith('.bin'))).toHaveLength(3);
+    expect(prepareGeoCacheApart({ ...files, cacheDir })).toMatchObject({ ok: true, parsed: false });
+    const missing = prepareGeoCacheApart({ countryV4Csv: join(dir, 'missing.csv'), cacheDir });
+    expect(missing.ok).toBe(false);
+    expect(!missing.ok && missing.reason).toContain('missing.csv');
   });
 });

@@ -184,6 +184,23 @@ describe('event buffer', () => {
     expect(drained.events[0]?.incident_id).toBe('i190000');
     expect(drained.events).toHaveLength(1000);
   });
+
+  it('holds at most 16 MiB of snapshots by default, and nothing (without an area lookup) when told 0 events', () => {
+    // 40 snapshots of 900 kB = ~34 MiB pushed: only the newest 18 fit under the default cap (~0.86 MiB each).
+    const buffer = new EventBuffer({ drainEvents: 100, drainBytes: 64 * 2 ** 20 });
+    buffer.push(Array.from({ length: 40 }, (_, n) => event(n, { snapshot: { headers: 'GET / HTTP/1.1', body: 'x'.repeat(900_000) } })));
+    const drained = buffer.drain();
+    expect(drained.events).toHaveLength(18);
+    expect(drained.dropped).toBe(22);
+    expect(drained.events[0]?.incident_id).toBe('i22');
+    // A primary nobody drains (no admin socket, main.ts) keeps no events and looks up no areas.
+    let lookups = 0;
+    const none = new EventBuffer({ maxEvents: 0, areaOf: () => (lookups++, 'JP') });
+    none.push([event(1), event(2)]);
+    expect(none.length()).toBe(0);
+    expect(lookups).toBe(0);
+    expect(none.drain()).toEqual({ ok: true, events: [], dropped: 0, more: false });
+  });
 });
 
 describe('capped maps and minute slots (what an attacker with many addresses can grow)', () => {
