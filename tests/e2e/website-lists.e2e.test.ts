@@ -168,9 +168,11 @@ describe.each([
     await page.waitForSelector(id(`${prefix}-add-form`));
     await page.fill(box(`${prefix}-ips`), '203.0.113.7\n198.51.100.0/24');
     await page.fill(field(`${prefix}-minutes`), '');
+    // The box must read empty before sending: the send below checks both fields in one go.
+    await expect.poll(() => page.inputValue(field(`${prefix}-minutes`)), ui).toBe('');
     await page.click(id(`${prefix}-add-save`));
     await expect.poll(() => page.textContent(id(`${prefix}-error-ips`)), ui).toBe('第 2 行（198.51.100.0/24）：IP 格式有误：支持 IPv4、IPv6、CIDR、范围（a-b）或 *');
-    expect(await page.textContent(id(`${prefix}-error-minutes`))).toBe('请输入禁止时间');
+    await expect.poll(() => page.textContent(id(`${prefix}-error-minutes`)), ui).toBe('请输入禁止时间');
     expect((await timed(list)).total).toBe(0);
 
     await page.fill(box(`${prefix}-ips`), '203.0.113.7\n2001:db8::7');

@@ -233,7 +233,7 @@ export function TimedAddModal({ prefix, texts, schema, maxIps, fixed, initialRem
             placeholder={texts.ipsPlaceholder}
             onChange={(e) => {
               setText(e.target.value);
-              setErrors(withoutError(errors, 'ips'));
+              setErrors((current) => withoutError(current, 'ips'));
             }}
             data-testid={`${prefix}-ips`}
           />
@@ -245,7 +245,7 @@ export function TimedAddModal({ prefix, texts, schema, maxIps, fixed, initialRem
             suffix={texts.unit}
             onChange={(v) => {
               setMinutes(v);
-              setErrors(withoutError(errors, 'minutes'));
+              setErrors((current) => withoutError(current, 'minutes'));
             }}
             data-testid={`${prefix}-minutes`}
           />

@@ -47,7 +47,7 @@ function AttackForm({ loaded }: { loaded: AttackSettings }) {
 
   const update = (next: AttackDraft, clear: string) => {
     setEdited(next);
-    setErrors(withoutError(errors, clear));
+    setErrors((current) => withoutError(current, clear));
   };
   const patch = <G extends Group>(group: G, key: keyof AttackDraft[G] & string, value: unknown) =>
     update({ ...draft, [group]: { ...draft[group], [key]: value } }, `${group}.${key}`);

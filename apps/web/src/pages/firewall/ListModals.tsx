@@ -76,7 +76,7 @@ export function ListAddModal({ list, onClose }: { list: FirewallListKind; onClos
             placeholder={t('fw.lists.addresses_placeholder')}
             onChange={(e) => {
               setText(e.target.value);
-              setErrors(withoutError(errors, 'addresses'));
+              setErrors((current) => withoutError(current, 'addresses'));
             }}
             data-testid="fw-list-addresses"
           />
@@ -90,7 +90,7 @@ export function ListAddModal({ list, onClose }: { list: FirewallListKind; onClos
               value={validity}
               onChange={(e) => {
                 setValidity(e.target.value as Validity);
-                setErrors(withoutError(errors, 'expires_at'));
+                setErrors((current) => withoutError(current, 'expires_at'));
               }}
               options={(['permanent', 'until'] as const).map((v) => ({ value: v, label: <span data-testid={`fw-list-validity-${v}`}>{t(`fw.lists.validity_${v}`)}</span> }))}
             />
@@ -102,7 +102,7 @@ export function ListAddModal({ list, onClose }: { list: FirewallListKind; onClos
                 disabledDate={(d) => d.endOf('day').valueOf() < Date.now()}
                 onChange={(d) => {
                   setUntil(d);
-                  setErrors(withoutError(errors, 'expires_at'));
+                  setErrors((current) => withoutError(current, 'expires_at'));
                 }}
                 data-testid="fw-list-until"
               />

@@ -82,7 +82,7 @@ export function CommonAreaModal({ area, onSaved, onClose }: {
             placeholder={t('sys_areas.name_placeholder')}
             onChange={(e) => {
               setName(e.target.value);
-              setErrors(withoutError(errors, 'name'));
+              setErrors((current) => withoutError(current, 'name'));
             }}
             data-testid="area-name"
           />
@@ -102,7 +102,7 @@ export function CommonAreaModal({ area, onSaved, onClose }: {
             onChange={(codes: string[]) => {
               setMembers(codes);
               setSearch('');
-              setErrors(withoutError(errors, 'members'));
+              setErrors((current) => withoutError(current, 'members'));
             }}
             options={options}
             data-testid="area-members"

@@ -47,7 +47,7 @@ export function TrustAddModal({ clientIp, onDone, onClose }: { clientIp: string;
   const fillMine = () => {
     if (!clientIp || lines.some((l) => l.text === clientIp)) return;
     setText((current) => (current.trim() === '' ? clientIp : `${current.replace(/\s+$/, '')}\n${clientIp}`));
-    setErrors(withoutError(errors, 'ips'));
+    setErrors((current) => withoutError(current, 'ips'));
   };
 
   return (
@@ -71,7 +71,7 @@ export function TrustAddModal({ clientIp, onDone, onClose }: { clientIp: string;
             placeholder={t('sys_trust.ips_placeholder')}
             onChange={(e) => {
               setText(e.target.value);
-              setErrors(withoutError(errors, 'ips'));
+              setErrors((current) => withoutError(current, 'ips'));
             }}
             data-testid="trust-ips"
           />
@@ -87,7 +87,7 @@ export function TrustAddModal({ clientIp, onDone, onClose }: { clientIp: string;
             prefix="trust-add"
             onChange={(next) => {
               setDays(next);
-              setErrors(withoutError(errors, 'days'));
+              setErrors((current) => withoutError(current, 'days'));
             }}
           />
         </Form.Item>
