@@ -75,7 +75,8 @@ for (const [label, main] of gatewayMains) {
     ],
   }));
   const logFile = join(dir, `${label}.log`);
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', main, '--config', join(dir, `${label}.json`)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // As the product starts the primary (apps/cli start.ts): measured RSS 107 vs 115 MiB idle, peak 117-121 vs 123-134 under load, same req/s.
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--max-semi-space-size=1', main, '--config', join(dir, `${label}.json`)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr?.on('data', (c: Buffer) => { log += c.toString(); appendFileSync(logFile, c); });
   await waitForPort(offPort, child, `gateway ${label}`, logFile);

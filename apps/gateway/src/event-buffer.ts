@@ -58,7 +58,6 @@ export class EventBuffer {
         continue;
       }
       const event = parsed.data;
-      if (event.area === null && this.areaOf) event.area = this.areaOf(event.client_ip);
       const bytes = 1024 + event.target.length + (event.snapshot ? event.snapshot.headers.length + event.snapshot.body.length : 0);
       this.queue.push({ event, bytes });
       this.bytes += bytes;
@@ -86,6 +85,8 @@ export class EventBuffer {
     while (this.head < this.queue.length && events.length < this.limits.drainEvents) {
       const item = this.queue[this.head]!;
       if (events.length > 0 && size + item.bytes > this.limits.drainBytes) break;
+      // Looked up as events leave, not as they come: a flood that overflows costs no lookups.
+      if (item.event.area === null && this.areaOf) item.event.area = this.areaOf(item.event.client_ip);
       events.push(item.event);
       size += item.bytes;
       this.bytes -= item.bytes;

@@ -66,7 +66,7 @@ if (adminPath) {
   await listenAdminSocket(adminPath, async (command) => {
     if (command === 'reload') return primary.reload();
     if (command === 'status') return { ok: true, ...primary.status() };
-    if (command === 'events') return primary.hub.drainEvents();
+    if (command === 'events') return primary.drainEvents();
     if (command.startsWith('timed ')) return primary.hub.applyTimedCommand(command.slice('timed '.length));
     return { ok: false, reason: `unknown command ${command.slice(0, 40)}` };
   }, process.env.RAMPART_GATEWAY_ADMIN_GID ? Number(process.env.RAMPART_GATEWAY_ADMIN_GID) : undefined);

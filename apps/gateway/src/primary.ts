@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { GatewayConfig } from '@rampart/contracts';
+import type { GatewayConfig, GatewayEventDrain } from '@rampart/contracts';
 import type { GeoIpOptions } from '@rampart/geoip';
 import type { FromWorker, ToWorker } from './cluster-messages.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -71,6 +71,8 @@ export class GatewayPrimary {
   private readonly geo: GeoIpOptions;
   /** The cache was written (or found current) by a child process; null = not tried yet. */
   private geoPrepared: boolean | null = null;
+  /** The child process writing the cache, while it runs. */
+  private geoPreparing: Promise<void> | undefined;
   /** Timed lists, cluster-wide counts and the event buffer (admin `events` and `timed`). */
   readonly hub: PolicyHub;
 
@@ -82,9 +84,8 @@ export class GatewayPrimary {
       log: options.log,
       // Events of a policy that reads no areas come without one; looked up here, once, for the console.
       areaOf: (ip) => {
-        // The tables come from the cache (~7 MiB for IPv4); without one the lookup would parse the
-        // sources here and keep ~50 MiB more for the primary's lifetime (prepareGeoCacheApart).
-        this.prepareGeo();
+        // The tables come from the cache (~7 MiB for IPv4), which drainEvents waits for; without one
+        // the lookup would parse the sources here and keep ~50 MiB more for the primary's lifetime.
         const areas = areasOf(ip);
         return areas.find((a) => a.includes('-')) ?? areas[0] ?? null;
       },
@@ -122,7 +123,7 @@ export class GatewayPrimary {
     const config = loaded.config;
     const count = this.options.workers || config.workers || availableParallelism();
     // Before the workers start, so they find the cache (they may not write it: geo-areas.ts).
-    if (policyNeedsAreas(config.policy)) this.prepareGeo(true);
+    if (policyNeedsAreas(config.policy)) await this.prepareGeo(true);
     const generation: Generation = { id: this.nextId++, config, workers: [], addresses: {}, timedBase: TimedMaster.fileLists(config.policy?.timed) };
     try {
       const started = await Promise.all(Array.from({ length: count }, () => this.startWorker(generation)));
@@ -150,11 +151,28 @@ export class GatewayPrimary {
    * reload whose policy reads areas (`retry`), so event lookups don't spawn a child each. When it
    * failed, lookups parse in this process as before (a correct area beats the memory).
    */
-  private prepareGeo(retry = false): void {
-    if (this.geoPrepared === true || (this.geoPrepared === false && !retry)) return;
-    const prepared = prepareGeoCacheApart(this.geo as GeoIpOptions & { cacheDir: string });
-    this.geoPrepared = prepared.ok;
-    this.options.log(prepared.ok ? `geo-IP cache ready in ${prepared.ms} ms${prepared.parsed ? ' (parsed)' : ''}` : `geo-IP cache not written: ${prepared.reason}`);
+  private prepareGeo(retry = false): Promise<void> {
+    if (this.geoPreparing) return this.geoPreparing;
+    if (this.geoPrepared === true || (this.geoPrepared === false && !retry)) return Promise.resolve();
+    this.geoPreparing = prepareGeoCacheApart(this.geo as GeoIpOptions & { cacheDir: string }).then((prepared) => {
+      this.geoPrepared = prepared.ok;
+      this.geoPreparing = undefined;
+      this.options.log(prepared.ok ? `geo-IP cache ready in ${prepared.ms} ms${prepared.parsed ? ' (parsed)' : ''}` : `geo-IP cache not written: ${prepared.reason}`);
+    });
+    return this.geoPreparing;
+  }
+
+  /**
+   * Admin `events`. The events get their areas as they leave (event-buffer.ts); while the cache is
+   * still being written they wait in the buffer (an empty answer, the console asks again within a
+   * second) rather than leave without an area or keep the console's request open past its timeout.
+   */
+  drainEvents(): GatewayEventDrain {
+    if (this.geoPrepared === null && this.hub.events.length() > 0) {
+      void this.prepareGeo();
+      return { ok: true, events: [], dropped: 0, more: false };
+    }
+    return this.hub.drainEvents();
   }
 
   private startWorker(generation: Generation): Promise<Generation['addresses']> {

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import type { GatewayConfig } from '@rampart/contracts';
-import type { WafRequest } from '@rampart/waf';
+import { rewriteResponseHeaders, type WafRequest } from '@rampart/waf';
 import type { WrongPasswordLimiter } from './authorize-limiter.ts';
 import { renderBlockResponse, renderProxyError, sendRendered, type RenderedResponse } from './block-response.ts';
 import { normalizeAddress, resolveClientIp } from './client-ip.ts';
@@ -13,7 +13,7 @@ import { authorizationOpen, renderChallenge, serveGatewayPage } from './gateway-
 import { endToEndHeaders, flatten, headerValue, upstreamRequestHeaders } from './hop-by-hop.ts';
 import type { Inspector, OnGatewayEvent } from './inspector.ts';
 import { runRequestPipeline, type Verdict } from './request-pipeline.ts';
-import { count404, filterBody, headersForBody, maxFilteredBody, planResponse, upstreamHeadersForFilter } from './response-phase.ts';
+import { count404, filterBody, headersForBody, maxFilteredBody, planResponse, upgradeResponseHeaders, upstreamHeadersForFilter } from './response-phase.ts';
 import { chooseSite } from './site-router.ts';
 import type { SiteRuntime } from './site-runtime.ts';
 import type { Upstream } from './upstream-pool.ts';
@@ -371,7 +371,7 @@ export function createUpgradeHandler(getSites: () => readonly SiteRuntime[], ctx
     proxyReq.on('upgrade', (upRes, upSocket, upHead) => {
       rt.pool.markOk(upstream);
       const lines = [`HTTP/1.1 ${upRes.statusCode} ${upRes.statusMessage}`];
-      for (let i = 0; i < upRes.rawHeaders.length; i += 2) lines.push(`${upRes.rawHeaders[i]}: ${upRes.rawHeaders[i + 1]}`);
+      for (const [n, v] of upgradeResponseHeaders(policyOf(rt), flattenToPairs(upRes.rawHeaders))) lines.push(`${n}: ${v}`);
       if (ctx.workerTag) lines.push(`X-Rampart-Worker: ${ctx.workerTag}`);
       socket.write(lines.join('\r\n') + '\r\n\r\n');
       if (upHead.length > 0) socket.write(upHead);
@@ -396,7 +396,9 @@ export function createUpgradeHandler(getSites: () => readonly SiteRuntime[], ctx
     // The origin refused the upgrade: pass its answer on and close.
     proxyReq.on('response', (upRes) => {
       const lines = [`HTTP/1.1 ${upRes.statusCode} ${upRes.statusMessage}`];
-      for (const [n, v] of endToEndHeaders(upRes.rawHeaders)) if (n.toLowerCase() !== 'content-length') lines.push(`${n}: ${v}`);
+      const policy = policyOf(rt);
+      const answer = endToEndHeaders(upRes.rawHeaders);
+      for (const [n, v] of policy ? rewriteResponseHeaders(policy.compiled, answer) : answer) if (n.toLowerCase() !== 'content-length') lines.push(`${n}: ${v}`);
       lines.push('Connection: close');
       socket.write(lines.join('\r\n') + '\r\n\r\n');
       upRes.pipe(socket);
@@ -408,6 +410,11 @@ export function createUpgradeHandler(getSites: () => readonly SiteRuntime[], ctx
     });
     proxyReq.end();
   }
+}
+
+/** The site's policy when it is on (an `off` site passes answers as they came). */
+function policyOf(rt: SiteRuntime): SiteRuntime['policy'] | null {
+  return rt.site.status === 'on' ? rt.policy : null;
 }
 
 function flattenToPairs(raw: readonly string[]): [string, string][] {

@@ -1,4 +1,4 @@
-import { bodyInputs, claimedSpider, clientAddress, factsFromRequest, localMinuteOfDay, percentDecode, setHas, type RequestFacts, type WafRequest } from '@rampart/waf';
+import { bodyInputs, claimedSpider, clientAddress, factsFromRequest, formDecode, localMinuteOfDay, setHas, type RequestFacts, type WafRequest } from '@rampart/waf';
 import { hasValidPass } from './gateway-tokens.ts';
 import type { WorkerServices } from './services.ts';
 import type { SitePolicy } from './site-runtime.ts';
@@ -32,7 +32,7 @@ export function bodyFacts(request: WafRequest): { uploads: string[]; bodyText: s
     if (input.location === 'file_name') uploads.push(input.value);
     else if (input.location === 'body' || input.location === 'xml' || input.location === 'raw_body') {
       if (size >= maxBodyText) continue;
-      const text = form ? percentDecode(input.value.replace(/\+/g, ' ')) : input.value;
+      const text = form ? formDecode(input.value) : input.value;
       texts.push(text);
       size += text.length;
     }

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { applyKeywordFilter, isFilterableBody, rewriteResponseHeaders, type WafRequest } from '@rampart/waf';
+import { applyKeywordFilter, isFilterableBody, rewriteResponseHeaders, rewriteSetCookie, type WafRequest } from '@rampart/waf';
 import type { WebsiteInterceptEntry } from '@rampart/contracts';
 import { reportIntercept } from './gateway-events.ts';
 import type { ProxyContext } from './proxy.ts';
@@ -40,12 +40,36 @@ export function planResponse(policy: SitePolicy, method: string, status: number,
   const compiled = policy.compiled;
   const out = rewriteResponseHeaders(compiled, headers);
   // A 206 is a slice of the body: rewriting it would break the byte ranges the client stitches together.
-  if (!compiled.keywords.filter.enabled || method === 'HEAD' || status === 204 || status === 206 || status === 304) return { headers: out, filter: false };
+  if (!compiled.keywords.filter.enabled || status === 204 || status === 206 || status === 304) return { headers: out, filter: false };
   const contentType = header(headers, 'content-type');
   if (!isFilterableBody(contentType, header(headers, 'content-encoding')) || !utf8Charset(contentType)) return { headers: out, filter: false };
   const length = header(headers, 'content-length');
   const declared = length !== null && /^\d{1,15}$/.test(length.trim()) ? Number(length.trim()) : null;
-  return { headers: out, filter: declared === null || declared <= maxFilteredBody };
+  const filter = declared === null || declared <= maxFilteredBody;
+  // A HEAD has no body to rewrite, yet it must not promise the origin's length and tag for a body
+  // the GET would rewrite: they go, as the GET's would when the filter changes it (nginx's
+  // sub_filter does the same). The GET's own length is unknown without fetching the body.
+  if (method === 'HEAD') return { headers: filter ? headersWithoutBodyIdentity(out) : out, filter: false };
+  return { headers: out, filter };
+}
+
+/** Headers with the origin body's length and identity (Content-Length, ETag, Content-MD5) taken out. */
+function headersWithoutBodyIdentity(headers: readonly [string, string][]): [string, string][] {
+  return headers.filter(([n]) => {
+    const name = n.toLowerCase();
+    return name !== 'content-length' && name !== 'etag' && name !== 'content-md5';
+  });
+}
+
+/**
+ * The origin's 101 to an upgrade, for a site with a policy: a handshake may set the session's
+ * cookie, which gets the site's cookie attributes like any other. Framing headers are for pages,
+ * and a tunnel is none.
+ */
+export function upgradeResponseHeaders(policy: SitePolicy | null, headers: [string, string][]): [string, string][] {
+  if (!policy) return headers;
+  const cookie = policy.compiled.settings.base.cookie;
+  return headers.map(([n, v]) => [n, n.toLowerCase() === 'set-cookie' ? rewriteSetCookie(v, cookie) : v]);
 }
 
 /** The filter library over a whole body; the bytes as they came when nothing changed or they are not valid UTF-8. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadInspector } from '../src/load-inspector.ts';
-import { hasNginx, sha256 } from './harness/origin.ts';
-import { settings, startPolicyGateway, windowNotNow, type PolicyHarness } from './harness/policy-gateway.ts';
+import http from 'node:http';
+import { hasNginx, request, sha256 } from './harness/origin.ts';
+import { browser, settings, siteHost, startPolicyGateway, windowNotNow, type PolicyHarness } from './harness/policy-gateway.ts';
 
 // The real engine behind the gateway, the policy's settings groups in front of it, real nginx behind.
 
@@ -155,6 +156,61 @@ describe.skipIf(!hasNginx)('gateway pipeline: request, protect, injection, respo
     expect(recorded.status).toBe(200);
     expect(h.events).toHaveLength(1);
     expect(h.events[0]).toMatchObject({ type: 'record', rule: 'sql.keywords.record', evidence: 'bonus' });
+  });
+
+  it('keyword libraries read + as a space in the query and in form bodies, %2B as a plus', async () => {
+    await h.apply(settings((s) => {
+      s.sql.keywords.block = { enabled: true, rules: ['free money'] };
+      s.sql.keywords.record = { enabled: true, rules: ['big win'] };
+    }));
+    // A search box sends what the visitor typed, spaces as `+`.
+    expect((await h.get('/index.html?q=free+money')).status).toBe(403);
+    expect(lastEvent()).toMatchObject({ type: 'block', rule: 'sql.keywords.block', evidence: 'free money' });
+    expect((await h.get('/index.html?q=Free+Money+now')).status).toBe(403);
+    // A typed plus is sent as %2B: not a space.
+    expect((await h.get('/index.html?q=free%2Bmoney')).status).toBe(200);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect((await h.get('/echo', { method: 'POST', body: 'msg=free+money', headers: form })).status).toBe(403);
+    const plus = await h.get('/echo', { method: 'POST', body: 'msg=free%2Bmoney', headers: form });
+    expect(plus.status).toBe(200);
+    expect(plus.text).toBe('msg=free%2Bmoney'); // forwarded as sent
+    h.events.length = 0;
+    expect((await h.get('/index.html?q=a+big+win')).status).toBe(200);
+    expect(h.events).toMatchObject([{ type: 'record', rule: 'sql.keywords.record', evidence: 'big win' }]);
+  });
+
+  it('HEAD answers agree with the GET when the filter library rewrites the body', async () => {
+    await h.apply(settings((s) => (s.sql.keywords.filter = { enabled: true, rules: ['casino==gambling hall'] })));
+    const get = await h.get('/news.html');
+    expect(get.text).toBe('<p>The gambling hall opened. gambling hall fans came to the gambling hall.</p>\n');
+    expect(Number(get.headers['content-length'])).toBe(get.body.length);
+    // One keep-alive connection for HEAD then GET: a HEAD that promised a length would be no harm
+    // to framing, but a client sizing the page from it (download managers, caches) would be wrong.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const ask = (method: string, path: string) =>
+        request({ host: '127.0.0.1', port: h.port, path, method, agent, headers: { host: siteHost, 'user-agent': browser, 'x-forwarded-for': '198.51.100.1' } });
+      const head = await ask('HEAD', '/news.html');
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      const length = head.headers['content-length'];
+      if (length !== undefined) expect(Number(length)).toBe(get.body.length);
+      expect(head.headers.etag).toBeUndefined(); // the origin's tag names bytes a GET does not return
+      expect(head.headers['content-type']).toBe(get.headers['content-type']);
+      // The connection is still in step: the next answer on it is whole.
+      const after = await ask('GET', '/news.html');
+      expect(after.body.toString('utf8')).toBe(get.text);
+      // A body too big to rewrite goes out as it is: HEAD keeps the origin's length, the GET's.
+      const bigHead = await ask('HEAD', '/big.txt');
+      expect(Number(bigHead.headers['content-length'])).toBe(3 * 1024 * 1024);
+    } finally {
+      agent.destroy();
+    }
+    // Off: HEAD is the origin's, length and tag.
+    await h.apply(settings());
+    const plain = await h.get('/news.html', { method: 'HEAD' });
+    expect(Number(plain.headers['content-length'])).toBe(Buffer.byteLength('<p>The casino opened. Casino fans came to the CASINO.</p>\n'));
+    expect(plain.headers.etag).toBeDefined();
   });
 
   it('filter keyword library rewrites text answers of the origin, fixes Content-Length, leaves big and binary bodies alone', async () => {

@@ -4,6 +4,8 @@ import { createInterface } from 'node:readline';
 export interface ChildSpec {
   name: string;
   script: string;
+  /** Node and V8 options placed before the script (the process's own, not its children's). */
+  nodeOptions?: readonly string[];
   env: NodeJS.ProcessEnv;
   uid?: number;
   gid?: number;
@@ -38,7 +40,7 @@ export class Child {
       stdio: ['ignore', 'pipe', 'pipe', ...(spec.ipc ? (['ipc'] as const) : [])],
       ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid } : {}),
     };
-    const proc = spawn(this.nodePath, [spec.script], options);
+    const proc = spawn(this.nodePath, [...(spec.nodeOptions ?? []), spec.script], options);
     this.proc = proc;
     if (spec.onMessage) proc.on('message', spec.onMessage);
     createInterface({ input: proc.stderr! }).on('line', (line) => process.stderr.write(`[${spec.name}] ${line}\n`));

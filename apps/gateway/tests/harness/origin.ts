@@ -31,7 +31,7 @@ export interface SeenRequest {
 /**
  * A small Node origin behind nginx (nginx can't echo bodies): /echo streams the body back with the
  * headers it received as JSON in `x-echo-headers`; /sink counts and hashes the body; /slow?ms=
- * answers late; /ws is a WebSocket echo.
+ * answers late; /ws is a WebSocket echo whose handshake sets a cookie.
  */
 export async function startEchoServer(): Promise<{ port: number; seen: SeenRequest[]; connections: () => number; close: () => Promise<void> }> {
   const seen: SeenRequest[] = [];
@@ -59,6 +59,8 @@ export async function startEchoServer(): Promise<{ port: number; seen: SeenReque
   server.keepAliveTimeout = 65_000;
   server.on('connection', () => connections++);
   const wss = new WebSocketServer({ noServer: true });
+  // The handshake sets a session cookie, as chat and game servers do: the cookie attributes apply to it.
+  wss.on('headers', (headers) => headers.push('Set-Cookie: ws_session=s1; Path=/ws'));
   server.on('upgrade', (req, socket, head) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders });
     wss.handleUpgrade(req, socket, head, (ws) => ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary })));

@@ -12,8 +12,13 @@ export interface RequestFacts {
   target: string;
   /** Percent-decoded path. */
   path: string;
-  /** Percent-decoded query, without the `?` ('' when none). */
+  /** Percent-decoded query, without the `?` ('' when none); `+` stays `+`, as the URL lists are written. */
   query: string;
+  /**
+   * The query read as a form, as the visitor typed it: `+` is a space, then percent-decoded (so
+   * `%2B` is a `+`). The keyword libraries match this: a search box sends `free money` as `free+money`.
+   */
+  formQuery: string;
   /** Header lines as sent; names compared case-insensitively. */
   headers: readonly (readonly [name: string, value: string])[];
   clientIp: string;
@@ -79,9 +84,14 @@ export function percentDecode(text: string): string {
   }
 }
 
+/** A query or urlencoded body read as a form: `+` is a space, then %XX decoded (in that order, so `%2B` stays a `+`). */
+export function formDecode(text: string): string {
+  return percentDecode(text.includes('+') ? text.replace(/\+/g, ' ') : text);
+}
+
 /**
- * Facts from a WafRequest with what the gateway knows besides it. The query keeps `+` as written
- * (form decoding of `+` is the parameter parser's job).
+ * Facts from a WafRequest with what the gateway knows besides it. `query` keeps `+` as written (the
+ * URL lists match the URL as sent); `formQuery` reads it as a form for the keyword libraries.
  */
 export function factsFromRequest(
   request: WafRequest,
@@ -97,6 +107,7 @@ export function factsFromRequest(
     target: request.target,
     path: percentDecode(rawPath),
     query: percentDecode(rawQuery),
+    formQuery: formDecode(rawQuery),
     headers: request.headers,
     clientIp: request.clientIp,
     now: request.now,

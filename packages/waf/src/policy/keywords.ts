@@ -78,9 +78,9 @@ export function matchLibrary(library: CompiledMatchLibrary, lowerText: string): 
   return best === null ? null : library.rules[best]!.line;
 }
 
-/** The request text the libraries read: decoded URL and body, lower case. */
-export function keywordText(facts: Pick<RequestFacts, 'path' | 'query' | 'bodyText'>): string {
-  const url = decodedUrl(facts);
+/** The request text the libraries read: decoded URL (query read as a form) and body, lower case. */
+export function keywordText(facts: Pick<RequestFacts, 'path' | 'formQuery' | 'bodyText'>): string {
+  const url = decodedUrl({ path: facts.path, query: facts.formQuery });
   return (facts.bodyText === '' ? url : `${url}\n${facts.bodyText}`).toLowerCase();
 }
 

@@ -131,4 +131,14 @@ describe('factsFromRequest', () => {
     expect(f.query).toBe("q='or 1=1&bad=%E4");
     expect(f.bodyBytes).toBe(12);
   });
+
+  it('reads the query as a form for the keyword libraries: + is a space, %2B a plus; the lists keep + as sent', () => {
+    const f = factsFromRequest(
+      { method: 'GET', target: '/s+p?q=free+money&c=c%2B%2B&bad=%E4+x', headers: [], clientIp: '192.0.2.1', body: null, bodyTruncated: false, now: noon },
+      { areas: [], minuteOfDay: 0 },
+    );
+    expect(f.formQuery).toBe('q=free money&c=c++&bad=%E4 x');
+    expect(f.query).toBe('q=free+money&c=c++&bad=%E4+x');
+    expect(f.path).toBe('/s+p'); // a path has no form encoding
+  });
 });

@@ -31,6 +31,8 @@ export function facts(overrides: Partial<RequestFacts> & { headers?: RequestFact
     bodyBytes: null,
     uploads: [],
     bodyText: '',
+    // Tests that set only the query mean the same text as typed (no `+` to read as a space).
+    formQuery: overrides.query ?? '',
     ...overrides,
   };
 }
