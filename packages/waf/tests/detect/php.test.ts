@@ -62,6 +62,12 @@ describe('PHP injection detector', () => {
     // variable variables, superglobals
     { value: "${'ff'}", rule: 'php.variable_variable' },
     { value: '$   {$a}' },
+    // blanks between `$` and the brace, with nothing else in the value that looks like PHP
+    { value: "$ {'fdf'}" },
+    { value: "$ {'_VAR'.'IABLE_NAME'}" },
+    { value: '$     {   CONSTANT   }' },
+    // a call with its arguments is code in a path too
+    { value: "system('id')", location: 'path' },
     { value: '$_COOKIE', location: 'query_name', rule: 'php.superglobal' },
     { value: "$_SERVER['REQUEST_URI']" },
     // serialized objects
@@ -119,6 +125,10 @@ describe('PHP injection detector', () => {
     { value: '${}()' },
     { value: '$a{}()' },
     { value: '$ { }' },
+    { value: 'Total: $ 12 {approx}' },
+    // a page title cut at its parenthesis, in a path: suspicious at most
+    { value: 'eval(', location: 'path', below: 2 },
+    { value: 'system(', location: 'path', below: 2 },
     { value: 'checkdate' },
     { value: 'symlink#x()' },
     { value: 're.exec(text)' },

@@ -34,7 +34,7 @@ export function detectJavaDeserialization(value: string, location: InputLocation
     // An XML body is also read item by item (location 'xml'): its raw text adds only element and
     // attribute names, which name the document's vocabulary, not a payload (CRS agrees: XML names pass).
     const xmlRaw = location === 'raw_body' && value.trimStart().startsWith('<');
-    if (xmlRaw) return detectSerialized(value, name, false, true);
+    if (xmlRaw) return detectSerialized(value, name, false, true, true);
     // Names are read once: the gadget list below only needs a look when a chain has a Java root.
     // The head of a long value: payloads are short, documents long (and judged suspicious at most).
     const head = value.length > 16384 ? value.slice(0, 16384) : value;
@@ -59,7 +59,7 @@ export function detectJndi(value: string, _location: InputLocation): DetectorHit
  */
 const mayNameJava = /(?:java|javax|jdk|sun|com|org|ognl|bsh|groovy|class)\.|runtime|processbuilder|transformer|closure|factory|impl\b|classloader|scriptengine|xmldecoder/i;
 
-function detectSerialized(value: string, name: string, streams: boolean, rooted: boolean): DetectorHit | null {
+function detectSerialized(value: string, name: string, streams: boolean, rooted: boolean, xml = false): DetectorHit | null {
   const stream = streams ? findSerializedStream(value, name) : null;
   if (stream) {
     // JSF keeps its view state serialized in the page when the application says so: an unsigned
@@ -74,7 +74,9 @@ function detectSerialized(value: string, name: string, streams: boolean, rooted:
     if (at >= 0) {
       // java.lang.Runtime / ProcessBuilder are common words in Java posts: a type marker makes them a payload.
       const generic = cls === 'java.lang.runtime' || cls === 'java.lang.processbuilder' || cls === 'java.util.priorityqueue';
-      const typed = /"@type"|"@class"|<java\.|class=|\bclass"/.test(lower);
+      // In an XML body the element must be an object XStream would build (`<java.lang.ProcessBuilder>
+      // <command>…`): an element holding only text or attributes is a name in the document's vocabulary.
+      const typed = xml ? /class=/.test(lower) || elementWithChildren(lower, at) : /"@type"|"@class"|<java\.|class=|\bclass"/.test(lower);
       // A value that is nothing but the class name (no prose around it) is a payload too.
       const bare = !/\s/.test(value.trim());
       if (generic && !typed && !bare) continue;
@@ -82,6 +84,16 @@ function detectSerialized(value: string, name: string, streams: boolean, rooted:
     }
   }
   return null;
+}
+
+/** The element opened right before `at` (`<name …>`) holds a child element. */
+function elementWithChildren(lower: string, at: number): boolean {
+  if (lower[at - 1] !== '<') return false;
+  const close = lower.indexOf('>', at);
+  if (close < 0 || lower[close - 1] === '/') return false;
+  let next = close + 1;
+  while (next < lower.length && lower.charCodeAt(next) <= 32) next++;
+  return lower[next] === '<' && lower[next + 1] !== '/';
 }
 
 function detectBase64Gadget(value: string, location: InputLocation): DetectorHit | null {
@@ -93,7 +105,15 @@ function detectBase64Gadget(value: string, location: InputLocation): DetectorHit
   return hit('java_deserialization', 'java.base64_gadget', found.run, found.readable ? 1 : 2);
 }
 
-function detectLookup(value: string): DetectorHit | null {
+/**
+ * `$&lbrace;jndi:…}`: the lookup's brace written as an HTML reference (named, any case, or numeric),
+ * for an application that unescapes markup before it logs. Nothing but a lookup puts a brace
+ * reference right after a `$`.
+ */
+const referencedBrace = /\$&(?:lbrace|lcub|#0*123|#x0*7b);?/gi;
+
+function detectLookup(raw: string): DetectorHit | null {
+  const value = raw.includes('$&') ? raw.replace(referencedBrace, '${') : raw;
   const at = value.indexOf('${');
   if (at < 0) return null;
   const { text, names } = resolveLookups(value.slice(at, at + 4096));

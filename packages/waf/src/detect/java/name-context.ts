@@ -23,7 +23,7 @@ export function judgeJavaNames(text: string, names: readonly JavaName[], locatio
     const code = !whole && codeContext(text, name);
     let severity: 0 | 1 | 2 = 0;
     if (name.risk === 'gadget') severity = 2;
-    else if (name.risk === 'inert') severity = whole || code ? 1 : 0;
+    else if (name.risk === 'inert') severity = inertNameIsPayload(text, name, location) ? 2 : whole || code ? 1 : 0;
     else severity = whole || code ? 2 : 0;
     if (severity === 2 && code && name.risk !== 'gadget') {
       document ??= looksLikeDocument(text);
@@ -36,6 +36,27 @@ export function judgeJavaNames(text: string, names: readonly JavaName[], locatio
     best ??= found;
   }
   return best;
+}
+
+/**
+ * A plain Java type (`java.lang.String`, `org.apache.commons`) is ordinary where people type: a
+ * search box on a developer site, an API field that takes a type name (a workflow engine's
+ * `objectTypeName`), so as a parameter value it stays suspicious (strict blocks it, loose lets it
+ * through). It is a payload where nobody types and the application names things itself:
+ *  - a parameter, cookie or JSON key that is exactly a class name: binder paths are bean properties,
+ *    and a JSON object keyed by a class is Jackson's wrapper-object polymorphic typing, the
+ *    deserialization entry point. Package names (`org.apache.commons`) as JSON or form keys stay
+ *    suspicious: a log-level map is keyed by package (`{"org.apache.commons": "WARN"}`); as a query
+ *    or cookie name they are not;
+ *  - the whole value of a cookie or a header: both are set by the application or the browser.
+ */
+function inertNameIsPayload(text: string, name: JavaName, location: InputLocation): boolean {
+  if (!wholeValue(text, name)) return false;
+  if (location === 'cookie' || location === 'header' || location === 'query_name' || location === 'cookie_name') return true;
+  if (location !== 'body_name') return false;
+  // Java spells classes with a capital and packages without (`java.lang.String`, `org.apache.commons`).
+  const last = name.text.slice(name.text.lastIndexOf('.') + 1);
+  return /^[A-Z]/.test(last);
 }
 
 /** The value is the name, maybe with a call or a statement end after it ("java.io.File", "x.Y()"). */

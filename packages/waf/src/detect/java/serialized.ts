@@ -1,6 +1,6 @@
 /**
  * The Java serialization stream header, AC ED 00 05, in the shapes it travels in: raw bytes (also
- * as UTF-8 read as Latin-1), hex, base64 at each of its three byte alignments (a nested object sits
+ * as UTF-8 read as Latin-1, and as a UTF-8 decoder replaces them), hex, base64 at each of its three byte alignments (a nested object sits
  * at any offset of a base64 blob), and gzip-wrapped base64 in a value that is one token (JSF
  * ViewState, some session cookies).
  */
@@ -34,6 +34,9 @@ export function findSerializedStream(value: string, name: string): SerializedFin
     return { rule: 'java.serialized_object', at: start, expectedThere: false };
   }
   if (value.startsWith('\u00c2\u00ac\u00c3\u00ad\u0000\u0005', start)) return { rule: 'java.serialized_object', at: start, expectedThere: false };
+  // The raw bytes through a UTF-8 decoder: AC and ED are no valid sequence there, each becomes U+FFFD,
+  // and the NUL and 05 that follow survive (a form body carrying the stream unencoded).
+  if (value.startsWith('\ufffd\ufffd\u0000\u0005', start)) return { rule: 'java.serialized_object', at: start, expectedThere: false };
   if ((c0 === 0x61 || c0 === 0x41) && /^ac\s?ed\s?00\s?05/i.test(value.slice(start, start + 16))) return { rule: 'java.serialized_object', at: start, expectedThere: false };
   for (let at = value.indexOf('rO0AB'); at >= 0; at = value.indexOf('rO0AB', at + 1)) {
     // rO0AB opens a blob: the start of the value or of a token.

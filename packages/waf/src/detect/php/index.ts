@@ -67,6 +67,12 @@ function worthLexing(text: string): boolean {
   for (let at = text.indexOf('$'); at >= 0; at = text.indexOf('$', at + 1)) {
     const c = text.charCodeAt(at + 1);
     if (c === 123 || c === 36 || c === 95 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) return true;
+    // `$ {…}`: PHP allows blanks between the `$` and the brace of a variable variable.
+    if (c === 32 || c === 9) {
+      let k = at + 1;
+      while (k < text.length && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
+      if (text.charCodeAt(k) === 123) return true;
+    }
   }
   if (text.indexOf('(') < 0) return false;
   // Comments hide a call only in code: `/* */` anywhere, `#` and `//` when a line break ends them
@@ -138,10 +144,14 @@ function subscriptIsTail(tokens: readonly PhpToken[], open: number): boolean {
   return next === undefined || next.kind === 'punct';
 }
 
-function judgeCalls(text: string, tokens: readonly PhpToken[], _location: InputLocation): DetectorHit | null {
+function judgeCalls(text: string, tokens: readonly PhpToken[], location: InputLocation): DetectorHit | null {
   let best: DetectorHit | null = null;
   for (const call of findCalls(tokens)) {
-    const severity = callSeverity(call, tokens);
+    // A path segment cut at its parenthesis (`/wiki/eval(`) reads as a page title as much as a
+    // probe: suspicious only (strict blocks it, loose lets it through); with its arguments
+    // (`/x/system('id')`, `/get/substr()`) it is judged as anywhere.
+    const titleLike = location === 'path' && call.cutOff && call.shape === 'name' && !call.commented;
+    const severity = titleLike ? (Math.min(1, callSeverity(call, tokens)) as 0 | 1) : callSeverity(call, tokens);
     if (severity === 0) continue;
     const rule = call.commented ? 'php.commented_call' : call.shape === 'variable' ? 'php.variable_function' : call.shape === 'expression' ? 'php.assembled_callee' : 'php.function_call';
     const found = hit(rule, text, tokens[call.first]!.start, severity);

@@ -1,4 +1,6 @@
 import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
+import { decodeHtmlEntities } from '../../decode/html-entities.ts';
+import { decodeUtf7 } from '../../decode/utf7.ts';
 import { codeSpans, countWords, looksLikeDocument } from '../text-shape.ts';
 import { readAttributes } from './html.ts';
 import { foldedToAscii, referenceSpelledScheme } from './obfuscation.ts';
@@ -68,13 +70,70 @@ function withoutNoOp(code: string): string {
  */
 function handlerProbe(value: string): XssFinding | null {
   const tail = value.length > 96 ? value.slice(-96) : value;
-  const m = /(["'`<\s/])\s*(on[a-z]{3,60})\s*=\s*$/i.exec(tail);
+  const m = /(["'`<\s/])\s*(on[a-z]{3,60}|formaction)\s*=\s*$/i.exec(tail);
   if (!m) return null;
   const name = m[2]!.toLowerCase();
-  if (!isEventName(name) && !name.startsWith('onwebkit')) return null;
+  // formaction= sends the page's form (its tokens, its typed password) wherever the attacker says.
+  if (!isEventName(name) && !name.startsWith('onwebkit') && name !== 'formaction') return null;
   const before = value.slice(0, value.length - tail.length + m.index + 1);
   // A quote or a tag opening before it: inside markup, not "set onload= in the config".
   return /["'`]|<[a-z"]/i.test(before) ? { rule: 'xss.event_handler', severity: 2, at: value.length - tail.length + m.index } : null;
+}
+
+const nameLocations = new Set<InputLocation>(['query_name', 'body_name', 'cookie_name']);
+
+/**
+ * A parameter name that is an attribute assignment (` onload=`, `"onfocus=`): the application
+ * reflects names into markup (hidden fields, form builders), and a name with a blank or quote
+ * before an `on…=` turns into a new attribute there. Names are the application's vocabulary; no
+ * form names a field like that. Any `on` word counts: the next browser's events are unknown here.
+ */
+function handlerName(value: string, location: InputLocation): XssFinding | null {
+  if (!nameLocations.has(location)) return null;
+  // No event name is longer than 48 letters (the longest, onwebkitplaybacktargetavailabilitychanged, has 41).
+  const m = /^[\s"'`/]+(on[a-z]{3,46})\s*=\s*$/i.exec(value);
+  return m ? { rule: 'xss.event_handler', severity: 2, at: 0 } : null;
+}
+
+/**
+ * `<?import namespace="t" implementation="#default#time2">`: old IE's behaviour import, which
+ * turns on the HTML+TIME elements whose attributes run script. The processing instruction has no
+ * other use; a value that carries one with its `implementation` attribute is the payload's first half.
+ */
+function ieBehaviorImport(value: string): XssFinding | null {
+  const at = value.search(/<\?import\s[^>]*?\bimplementation\s*=/i);
+  return at >= 0 ? { rule: 'xss.ie_behavior_import', severity: 2, at } : null;
+}
+
+/**
+ * A header's value with character references decoded: headers carry no markup of their own and no
+ * prose that quotes it, so `&lt;script&gt;alert(1)&lt;/script&gt;` in a User-Agent or Referer is
+ * markup waiting for an application that unescapes before it renders (log viewers, analytics
+ * panels). In a form field the same text is someone showing code, and is left alone.
+ */
+function referencedMarkup(value: string, location: InputLocation): XssFinding | null {
+  if (location !== 'header' || value.indexOf('&') < 0) return null;
+  const decoded = decodeHtmlEntities(value);
+  if (decoded === value || decoded.indexOf('<') < 0) return null;
+  // A Referer is a URL: the application that decodes its query reads `+` as a blank.
+  for (const reading of decoded.includes('+') ? [decoded, decoded.replace(/\+/g, ' ')] : [decoded]) {
+    const found = readXss(reading, false);
+    if (found?.severity === 2) return { ...found, rule: found.rule + '_referenced' };
+  }
+  return null;
+}
+
+/**
+ * Markup spelled in UTF-7 (`+ADw-script+AD4-` is `<script>`): it exists only for a page the
+ * browser can be talked into reading as UTF-7, past filters that look for `<`. No one writes a tag
+ * that way by accident, so a tag that reads as suspicious once decoded is an attack.
+ */
+function utf7Markup(value: string): XssFinding | null {
+  if (value.indexOf('+AD') < 0) return null;
+  const decoded = decodeUtf7(value);
+  if (decoded === value || decoded.indexOf('<') < 0) return null;
+  const found = judgeHtml(decoded);
+  return found ? { ...found, rule: found.rule + '_utf7', severity: 2 } : null;
 }
 
 /**
@@ -151,6 +210,7 @@ function checksFor(value: string, inDocument: boolean): ((v: string) => XssFindi
   if (lower.includes('on') || lower.includes('style')) checks.push(attributeInjection);
   if (value.endsWith('=') || /=\s+$/.test(value.slice(-8))) checks.push(handlerProbe);
   if (value.includes('![]')) checks.push(jsfuck);
+  if (value.includes('<?')) checks.push(ieBehaviorImport);
   if (scriptWords.some((w) => lower.includes(w))) checks.push(scriptContext);
   return checks;
 }
@@ -218,6 +278,8 @@ export function detectXssAt(value: string, location: InputLocation): DetectorHit
   // `ja&tab;vascript:`: the scheme exists only once the browser decodes the references.
   const spelled = value.indexOf('&') >= 0 ? referenceSpelledScheme(value) : null;
   if (spelled) return toHit(spelled, value);
+  const special = handlerName(value, location) ?? referencedMarkup(value, location) ?? utf7Markup(value);
+  if (special) return toHit(special, value);
   const folded = foldedToAscii(value);
   if (folded !== null) {
     // `＜script＞`, `¼script¾`: read as the server's charset handling hands it to the page.

@@ -4,7 +4,8 @@
  * - a URL scheme split by character references the browser decodes and then drops from the scheme
  *   (`ja&tab;vascript:`, `v&newline;bscript&colon;`, `java&#9;script:`): in an attribute value the
  *   entity becomes a tab or newline, and the URL parser removes tabs and newlines anywhere;
- * - fullwidth forms (`＜script＞`), which ASP.NET/IIS "best fit" maps to ASCII;
+ * - fullwidth forms (`＜script＞`), which ASP.NET/IIS "best fit" maps to ASCII (also as the Latin-1
+ *   reading of their UTF-8 bytes, the way header fields arrive);
  * - US-ASCII with the high bit set (`¼script¾` = 0xBC script 0xBE), which a page served as
  *   US-ASCII reads with the eighth bit dropped (old IE did).
  */
@@ -67,8 +68,9 @@ export function referenceSpelledScheme(value: string): XssFinding | null {
  * The value with fullwidth ASCII (U+FF01–U+FF5E) and high-bit Latin-1 (U+0080–U+00FF, read as
  * 7-bit) folded to ASCII, when it holds a folded `<` (＜ or ¼); null otherwise (the common case).
  */
-export function foldedToAscii(value: string): string | null {
-  if (value.indexOf('\uff1c') < 0 && value.indexOf('\u00bc') < 0) return null;
+export function foldedToAscii(raw: string): string | null {
+  if (raw.indexOf('\uff1c') < 0 && raw.indexOf('\u00bc') < 0) return null;
+  const value = raw.includes('\u00ef\u00bc') ? utf8Reading(raw) : raw;
   let out = '';
   for (const ch of value) {
     const c = ch.codePointAt(0)!;
@@ -77,4 +79,14 @@ export function foldedToAscii(value: string): string | null {
     else out += ch;
   }
   return out;
+}
+
+/**
+ * Header fields (cookies among them) reach the engine byte for byte as Latin-1: a fullwidth `＜`
+ * (EF BC 9C) arrives as `ï¼\x9c`. Read as UTF-8 again when that gives the fullwidth form.
+ */
+function utf8Reading(value: string): string {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 0xff) return value;
+  const utf8 = Buffer.from(value, 'latin1').toString('utf8');
+  return utf8.includes('\uff1c') ? utf8 : value;
 }
