@@ -74,6 +74,32 @@ describe('SQL injection detector', () => {
     expect(detectSqliValue('FROM termine GROUP BY tag1')).toMatchObject({ rule: 'sqli.clause_breakout', severity: 1 });
   });
 
+  it('keeps literals compared by `=`, `!=` or IS suspicious only (strict blocks them, loose does not)', () => {
+    expect(detectSqliValue('1=1')).toMatchObject({ rule: 'sqli.boolean', severity: 1 });
+    expect(detectSqliValue('11!=1')).toMatchObject({ rule: 'sqli.boolean', severity: 1 });
+    expect(detectSqliValue('1 is not 2')).toMatchObject({ rule: 'sqli.boolean', severity: 1 });
+    expect(detectSqliValue('2+2=4')).toBeNull();
+    expect(detectSqliValue('in (0,1)')).toMatchObject({ rule: 'sqli.fragment', severity: 1 });
+    // Always false, not a tautology: a value or a typo.
+    expect(detectSqliValue('11=1')).toBeNull();
+    expect(detectSqliValue('1 is not 1')).toBeNull();
+    expect(detectSqliValue("'1' not regexp '1'")).toBeNull();
+  });
+
+  it('blocks a MySQL executable comment that opens on a keyword in a parameter; in a post it is suspicious', () => {
+    expect(detectSqliAt('1 /*!50000union*/ 2', 'query')).toMatchObject({ rule: 'sqli.executable_comment', severity: 2 });
+    const dump = 'Here is the top of my dump file, the import stops right after these lines:\n\n/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n/*!40101 SET NAMES utf8mb4 */;\n\nWhat am I missing?';
+    expect(detectSqliAt(dump, 'body')).toMatchObject({ severity: 1 });
+  });
+
+  it('keeps a SQL function name opened with punctuation between suspicious only; other words pass', () => {
+    expect(detectSqliValue('length||(')).toMatchObject({ rule: 'sqli.function_probe', severity: 1 });
+    expect(detectSqliValue('version=(')).toMatchObject({ rule: 'sqli.function_probe', severity: 1 });
+    expect(detectSqliValue('md5\\(')).toMatchObject({ rule: 'sqli.function_probe', severity: 1 });
+    expect(detectSqliValue('hello :(')).toBeNull();
+    expect(detectSqliValue('see (')).toBeNull();
+  });
+
   it('finds the payload after long padding', () => {
     expect(detectSqliValue('A'.repeat(100_000) + "' UNION SELECT username FROM users")).toMatchObject({ severity: 2 });
   });

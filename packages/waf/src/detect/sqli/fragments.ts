@@ -176,6 +176,10 @@ function leadingCondition(r: SqlReader): FragmentFinding | null {
   let dangling = e !== null && e.end === r.tokens.length - 1 && last.type === 'operator' && !['~', '!', '?'].includes(last.text);
   // `AND 7639=(`, `and uid!=(`: cut after the comparison and the sub-select's opening parenthesis.
   if (e && r.is(e.end, 'operator') && comparisons.has(r.at(e.end)!.text) && r.is(e.end + 1, 'lparen') && r.tokens.slice(e.end + 1).every((t) => t.type === 'lparen')) dangling = true;
+  // `OR 1# `, `or true-- `: a bare literal as the whole condition, then a comment that ends the value.
+  if (e && e.literal && r.is(e.end, 'comment') && r.at(e.end)!.text !== '/*' && r.tokens.length === e.end + 1 && /^(?:#|--)(?:\s*)$/.test(r.source.slice(r.at(e.end)!.start))) {
+    return { rule: 'sqli.boolean', severity: 2, at: 0 };
+  }
   if (!e || !(e.comparison || dangling)) return null;
   const rest = r.at(e.end);
   const lparens = r.tokens.filter((t) => t.type === 'lparen').length;
@@ -226,9 +230,19 @@ function functionProbe(r: SqlReader): FragmentFinding | null {
     if (result && (r.isTerminator(result.end) || r.isKeyword(result.end, 'else', 'end', 'when'))) return { rule: 'sqli.fragment', severity: 1, at: 0 };
   }
   const t = r.at(0);
-  if (!t || (t.type !== 'word' && t.type !== 'keyword') || !probedFunctions.has(t.text) || !r.is(1, 'lparen') || r.at(2) !== undefined) return null;
-  return { rule: 'sqli.function_probe', severity: 1, at: 0 };
+  if (!t || (t.type !== 'word' && t.type !== 'keyword')) return null;
+  if (probedFunctions.has(t.text) && r.is(1, 'lparen') && r.at(2) === undefined) return { rule: 'sqli.function_probe', severity: 1, at: 0 };
+  // `length||(`, `version=(`, `md5\(`, `IN/**/(`: the name, a few punctuation characters (an operator,
+  // a comment, an escape), then the parenthesis that ends the value — a scanner's mutation of the
+  // same probe. Suspicious only: strict mode blocks it.
+  const probe = glued.exec(r.source);
+  if (probe && (probedFunctions.has(probe[1]!.toLowerCase()) || probedNames.has(probe[1]!.toLowerCase()))) return { rule: 'sqli.function_probe', severity: 1, at: 0 };
+  return null;
 }
+
+const glued = /^\s*([A-Za-z_]\w*)[^\w\s(]{0,8}\s?[^\w\s(]{0,4}\($/;
+/** More names scanners open that way: date parts, keywords SQL calls like functions, hashing. */
+const probedNames = new Set(['insert', 'default', 'elt', 'local', 'quarter', 'day', 'month', 'year', 'password', 'version', 'user', 'length', 'in', 'execute', 'field', 'encode', 'database', 'schema']);
 
 /** Anywhere in the value: shapes that only SQL has. */
 function sqlOnlyShapes(r: SqlReader): FragmentFinding | null {
@@ -307,7 +321,106 @@ function builtFromCodes(r: SqlReader, from: number): boolean {
   return hex && fact;
 }
 
+/** Comparison words between two literals: SQL's, not a sentence's (`42 like 42`, `'1' not regexp '2'`). */
+const sqlComparisonWords = new Set(['like', 'rlike', 'regexp', 'glob', 'ilike']);
+
+function isLiteral(r: SqlReader, i: number): boolean {
+  const t = r.at(i);
+  return t !== undefined && (t.type === 'number' || (t.type === 'string' && t.closed === true));
+}
+
+/** A literal, or a number with its sign (`-1`); returns the index after it, or -1. */
+function signedLiteral(r: SqlReader, i: number): number {
+  if (r.is(i, 'operator', '-') && r.is(i + 1, 'number')) return i + 2;
+  return isLiteral(r, i) ? i + 1 : -1;
+}
+
+/**
+ * `1=1`, `11!=1`, `b,1=1`, `42 like 42`, `42<=>42`, `1 is not 2`: the whole value (or what follows a
+ * leading `name,`) is one literal compared with another so that the condition always holds — a
+ * tautology probe.
+ * With a SQL comparison word or `<=>` nothing else writes it; with `=`, `!=` or `is` it could be
+ * arithmetic or a sentence in a search box, so it is only suspicious (strict mode blocks it).
+ */
+function literalComparison(r: SqlReader): FragmentFinding | null {
+  let k = 0;
+  // (`b,1=1`, `'admin', '1'='1'`: after a leading name or literal and a comma, a list's next item.)
+  if ((r.is(0, 'word') || isLiteral(r, 0)) && r.is(1, 'comma')) k = 2;
+  if (!isLiteral(r, k)) return null;
+  let j = k + 1;
+  const not = r.isKeyword(j, 'not');
+  if (not) j++;
+  const op = r.at(j);
+  if (!op) return null;
+  let strong: boolean;
+  // The comparison is negated (`!=`, `not like`, `is not`): true when the literals differ.
+  let negated = not;
+  if (op.type === 'operator' && !not && ['=', '==', '!=', '<>', '<=>'].includes(op.text)) {
+    strong = op.text === '<=>';
+    negated = op.text === '!=' || op.text === '<>';
+  } else if (op.type === 'keyword' && sqlComparisonWords.has(op.text)) strong = true;
+  else if (op.type === 'keyword' && op.text === 'is' && !not) {
+    strong = false;
+    if (r.isKeyword(j + 1, 'not')) {
+      negated = true;
+      j++;
+    }
+  } else return null;
+  if (!isLiteral(r, j + 1) || r.at(j + 2) !== undefined) return null;
+  // Only an always-true condition is the probe (`1=1`, `11!=1`); `11=1` is a value, a sum, a typo.
+  const same = unquoted(r.at(k)!.text) === unquoted(r.at(j + 1)!.text);
+  if (same === negated) return null;
+  return { rule: 'sqli.boolean', severity: strong ? 2 : 1, at: k };
+}
+
+function unquoted(text: string): string {
+  return text.length >= 2 && (text[0] === "'" || text[0] === '"') ? text.slice(1, -1) : text;
+}
+
+/**
+ * `VALUES ('192.168.0.1', 'test')`: an INSERT's row of literals as the whole value — SQL only. `in (0,1)`,
+ * `IN (815914, 815913)`: a list of numbers after IN, which is also how mathematics writes an
+ * interval, so only suspicious.
+ */
+function literalRow(r: SqlReader): FragmentFinding | null {
+  if (!r.isKeyword(0, 'values', 'in') || !r.is(1, 'lparen')) return null;
+  let k = 2;
+  let count = 0;
+  for (let next = signedLiteral(r, k); next > 0; next = signedLiteral(r, k)) {
+    count++;
+    k = next;
+    if (!r.is(k, 'comma')) break;
+    k++;
+  }
+  if (count < 2 || !r.is(k, 'rparen') || r.at(k + 1) !== undefined) return null;
+  return r.isKeyword(0, 'values') ? { rule: 'sqli.fragment', severity: 2, at: 0 } : { rule: 'sqli.fragment', severity: 1, at: 0 };
+}
+
+const scientificGate = /\d\.e[.(]/i;
+
+/** Names a `1.e(` or `1.e.` may lead to: functions, catalog tables, keywords. */
+const scientificTargets = new Set(['tables', 'columns', 'schemata', 'user', 'ascii', 'substring', 'substr', 'mid', 'char', 'concat', 'version', 'database', 'length', 'select', 'sleep', 'hex', 'ord']);
+
+/**
+ * `1.e(ascii`, `1.e.tables`: MySQL reads `1.e` as the number 1 and the rest as if no space stood
+ * there, a known way past filters that look for `ascii(` or `.tables` after a name. Outline
+ * numbering (`1.e.(ii)`) has no SQL name after it.
+ */
+function scientificNotationBypass(r: SqlReader): FragmentFinding | null {
+  if (!scientificGate.test(r.source)) return null;
+  for (let k = 0; k + 3 < r.tokens.length; k++) {
+    const t = r.at(k)!;
+    if (!(t.type === 'word' && /^\d+$/.test(t.text)) || !r.is(k + 1, 'dot') || !r.is(k + 2, 'word', 'e')) continue;
+    const e = r.at(k + 2)!;
+    const next = r.at(k + 3)!;
+    if (next.start !== e.start + 1 || !(next.type === 'lparen' || next.type === 'dot')) continue;
+    const name = r.at(k + 4);
+    if (name && (name.type === 'word' || name.type === 'keyword') && scientificTargets.has(name.text)) return { rule: 'sqli.obfuscation', severity: 2, at: k };
+  }
+  return null;
+}
+
 /** The first fragment shape in the bare reading of a value. */
 export function sqlFragment(r: SqlReader): FragmentFinding | null {
-  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? sqlOnlyShapes(r) ?? functionProbe(r);
+  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? functionProbe(r);
 }

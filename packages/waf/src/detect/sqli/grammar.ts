@@ -23,7 +23,7 @@ export interface ExprInfo {
 export const dangerousFunctions = new Set([
   'sleep', 'benchmark', 'pg_sleep', 'pg_sleep_for', 'randomblob', 'load_file', 'extractvalue', 'updatexml',
   'sys_eval', 'sys_exec', 'xp_cmdshell', 'xp_dirtree', 'xp_fileexist', 'get_host_address', 'receive_message',
-  'dbms_pipe', 'utl_inaddr', 'utl_http', 'lo_import', 'lo_export', 'pg_read_file', 'pg_ls_dir',
+  'dbms_pipe', 'utl_inaddr', 'utl_http', 'lo_import', 'lo_export', 'lo_get', 'lo_put', 'pg_read_file', 'pg_read_binary_file', 'pg_ls_dir',
   'name_const', 'gtid_subset',
   'fn_varbintohexstr', 'openrowset', 'opendatasource', 'dbms_xmlgen', 'xmltype', 'ctxsys', 'sp_executesql',
 ]);
@@ -114,7 +114,9 @@ export class SqlReader {
     if (!t) return -1;
     if (t.type === 'operator') {
       if (comparisonOperators.has(t.text)) info.comparison = true;
-      return t.text === '~' || t.text === '!' ? -1 : i + 1;
+      // `~` and `!` are unary, except before a quantified sub-select: PostgreSQL's `email ~ all(array[…])`.
+      if (t.text === '~' || t.text === '!') return this.isKeyword(i + 1, 'all', 'any', 'some') && this.is(i + 2, 'lparen') ? i + 1 : -1;
+      return i + 1;
     }
     if (t.type !== 'keyword') return -1;
     if (logicalKeywords.has(t.text) || t.text === 'div' || t.text === 'mod' || t.text === 'collate' || t.text === 'escape') return i + 1;
@@ -135,6 +137,11 @@ export class SqlReader {
     while (this.is(pos, 'operator', '-') || this.is(pos, 'operator', '+') || this.is(pos, 'operator', '~') || this.is(pos, 'operator', '!') || this.isKeyword(pos, 'not', 'binary', 'distinct')) pos++;
     const t = this.tokens[pos];
     if (!t) return -1;
+    // `?`, a bind placeholder, where an operand is due (`id is not ?`, `or ?`).
+    if (t.type === 'operator' && t.text === '?' && pos === i) {
+      info.literal = true;
+      return pos + 1;
+    }
     switch (t.type) {
       case 'number':
       case 'string':
@@ -204,6 +211,9 @@ export class SqlReader {
       parts.push(this.tokens[end + 1]!.text);
       end += 2;
     }
+    // PostgreSQL's subscript glued to the name: `array[id]`, `tags[1]` (a `[x]` after a blank is an alias).
+    const last = this.tokens[end - 1]!;
+    if (this.source && this.is(end, 'word') && this.source[this.tokens[end]!.start] === '[' && this.tokens[end]!.start === last.start + last.text.length) end++;
     if (!this.is(end, 'lparen')) return end;
     info.call = true;
     const name = parts[parts.length - 1]!;

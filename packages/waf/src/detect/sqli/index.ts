@@ -52,7 +52,7 @@ function worthTokenizing(value: string): boolean {
   // `HAVING 1=1`, `AND 2771=1709)`, `|| x == 1` opening the value (prose has these words elsewhere).
   const head = lower.trimStart();
   if (value.includes('::')) return true;
-  return head.startsWith('having ') || head.startsWith('from ') || head.startsWith('case when ') || head.startsWith('and ') || head.startsWith('or ') || head.startsWith('xor ') || head.startsWith('&&') || head.startsWith('||');
+  return head.startsWith('having ') || head.startsWith('from ') || head.startsWith('case when ') || /^(?:and|x?or)\s/.test(head) || head.startsWith('&&') || head.startsWith('||');
 }
 
 function skipRparens(r: SqlReader, i: number): number {
@@ -90,10 +90,12 @@ function unionSelect(r: SqlReader, i: number, stream: TokenStream, afterBreakout
  * a longer word; `'union' said…` keeps a quote after the word and is no breakout into UNION.
  */
 function unionProbe(r: SqlReader, i: number): Finding | null {
-  if (i !== 1 || r.at(0)!.text.length !== 2 || !r.isKeyword(i, 'union')) return null;
+  if (i !== 1 || r.at(0)!.text.length !== 2 || !r.isKeyword(i, 'union', 'alter')) return null;
   const rest = r.tokens.slice(i + 1);
-  const cut = rest.every((t) => t.type === 'operator' || t.type === 'other') || (rest.length === 1 && rest[0]!.type === 'word' && rest[0]!.text.length <= 3);
-  return cut ? { rule: 'sqli.union_select', severity: 2, at: i } : null;
+  // `'alter a`, `' ALTER/`: the same cut after ALTER; the word is shorter (`'alter ego` is a phrase).
+  const wordLength = r.isKeyword(i, 'union') ? 3 : 2;
+  const cut = (rest.length > 0 || r.isKeyword(i, 'union')) && (rest.every((t) => t.type === 'operator' || t.type === 'other') || (rest.length === 1 && rest[0]!.type === 'word' && rest[0]!.text.length <= wordLength));
+  return cut ? { rule: r.isKeyword(i, 'union') ? 'sqli.union_select' : 'sqli.stacked_query', severity: 2, at: i } : null;
 }
 
 /** What follows the closed literal at `i`. */
@@ -182,6 +184,18 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
     return statement ? { rule: 'sqli.stacked_query', severity: 2, at: pos } : null;
   }
   if (r.isKeyword(pos, 'union')) return unionSelect(r, pos, stream, true) ?? (quoted ? unionProbe(r, pos) : null);
+  if (quoted && r.isKeyword(pos, 'alter')) {
+    const probe = unionProbe(r, pos);
+    if (probe) return probe;
+  }
+  // `) when 234 then`: a CASE branch after the application's parenthesis or literal — SQL only.
+  if (r.isKeyword(pos, 'when') && (pos > i || quoted)) {
+    const cond = r.expression(pos + 1);
+    if (cond && r.isKeyword(cond.end, 'then')) {
+      const result = r.expression(cond.end + 1);
+      if (r.isTerminator(cond.end + 1) || (result && (r.isTerminator(result.end) || r.isKeyword(result.end, 'else', 'end', 'when')))) return { rule: 'sqli.fragment', severity: 2, at: pos };
+    }
+  }
   // MSSQL runs a second statement without `;`: `'waitfor delay '0:0:5'--`, `' exec xp_cmdshell …`.
   if (r.isKeyword(pos, 'waitfor', 'exec', 'execute', 'declare', 'shutdown', 'drop', 'insert', 'update', 'delete') && stackedStatement(r, pos)) {
     return { rule: 'sqli.stacked_query', severity: 2, at: pos };
@@ -208,17 +222,32 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
 function anywhere(r: SqlReader, stream: TokenStream): Finding | null {
   const tokens = r.tokens;
   let suspicious: Finding | null = null;
+  // (Severity 1 here; a value that is not a document raises it, as for a whole statement: a
+  // mysqldump pasted into a post carries `/*!40101 SET …*/` lines.)
+  if (stream.executableKeyword) suspicious = { rule: 'sqli.executable_comment', severity: 1, at: stream.executableKeywordAt };
+  // (One written inside an ordinary comment, `/* x/*!50000from*\/`, counts too: the filter it hides from
+  // reads the same characters.)
+  else if (r.source.includes('/*!') && executableKeywordText.test(r.source)) suspicious = { rule: 'sqli.executable_comment', severity: 1, at: 0 };
+  if (stream.splitKeyword) return { rule: 'sqli.obfuscation', severity: 2, at: 0 };
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
     if (t.type === 'keyword' && t.text === 'union') {
       const f = unionSelect(r, k, stream);
       if (f) return f;
     } else if (t.type === 'lparen' && r.isKeyword(k + 1, 'select')) {
+      // `name=(select`, `@.= ( SELECT`: a sub-select opened after a comparison and cut there, where
+      // the query goes on; a sentence does not end on `=(select`.
+      if (k + 2 === tokens.length && r.is(k - 1, 'operator') && ['=', '<>', '!=', '<', '>', '<=', '>='].includes(tokens[k - 1]!.text)) return { rule: 'sqli.subquery', severity: 2, at: k };
       const sel = r.select(k + 1);
       if (sel && (sel.call || sel.subquery || sel.dangerous || tokens.slice(k + 1, sel.end).some((x) => x.type === 'keyword' && x.text === 'from')))
         return { rule: sel.dangerous ? 'sqli.blind_function' : 'sqli.subquery', severity: 2, at: k };
     } else if (t.type === 'semicolon') {
       if (stackedStatement(r, k + 1)) return { rule: 'sqli.stacked_query', severity: 2, at: k };
+    } else if (t.type === 'word' && (t.text === 'except' || t.text === 'intersect') && r.isKeyword(k + 1, 'select', 'values')) {
+      // `except select .1,2`, `intersect values(1,2)`: UNION's siblings, with a row of literals
+      // (`everyone except select members` selects a name, which prose does).
+      const f = setOperation(r, k + 1);
+      if (f) return f;
     } else if (t.type === 'word' && catalogs.has(t.text)) {
       // Reading the catalog: `from information_schema.tables`; named alone it may be a DBA's question.
       // `from mysql` alone is prose ("upgrading from MySQL 5.7"): the ambiguous names count dotted only.
@@ -233,6 +262,30 @@ function anywhere(r: SqlReader, stream: TokenStream): Finding | null {
     }
   }
   return suspicious;
+}
+
+const executableKeywordText = /\/\*!\d*\s*(?:select|union|from|where|and|or|insert|update|delete|drop|exec|declare|set)\b/i;
+
+function setOperation(r: SqlReader, s: number): Finding | null {
+  let j = s + 1;
+  if (r.isKeyword(s, 'values')) {
+    if (!r.is(j, 'lparen')) return null;
+    j++;
+  }
+  let literals = 0;
+  for (;;) {
+    if (r.is(j, 'operator', '-')) j++;
+    if (!r.is(j, 'number') && !(r.is(j, 'string') && r.at(j)!.closed) && !r.isKeyword(j, 'null')) return null;
+    literals++;
+    j++;
+    if (!r.is(j, 'comma')) break;
+    j++;
+  }
+  if (r.isKeyword(s, 'values')) {
+    if (!r.is(j, 'rparen')) return null;
+    j++;
+  }
+  return literals > 0 && r.isTerminator(j) ? { rule: 'sqli.union_select', severity: 2, at: s - 1 } : null;
 }
 
 /** System catalogs an injection reads to map the database. */
@@ -275,7 +328,8 @@ function wholeStatement(r: SqlReader, stream: TokenStream): Finding | null {
   if (r.isKeyword(0, 'drop') && r.is(1, 'word') && ((r.is(2, 'semicolon') && r.tokens.slice(3).every((t) => t.type === 'comment')) || (stream.inlineComments && r.at(2) === undefined))) {
     return { rule: 'sqli.statement', severity: 2, at: 0 };
   }
-  const statement = stackedStatement(r, 0);
+  // `/CREATE TABLE Persons`, `>DROP TABLE x`: a stray `/` or `>` left of the statement (a path or tag cut).
+  const statement = stackedStatement(r, r.is(0, 'operator') && (r.at(0)!.text === '/' || r.at(0)!.text === '>') ? 1 : 0);
   // Only the data statements and DDL: `call fails`, `grant Olson`, `truncate a file` are prose.
   if (!statement || !wholeStatements.has(statement)) return null;
   // `SELECT /*!32302 1/0, */ 1 FROM t`, `sElEcT … FrOm`: MySQL's version comments and alternating
@@ -307,9 +361,11 @@ interface Reading {
   fragmentsOnly?: boolean;
 }
 
-/** Typographic quotes some stacks fold to `'` (a collation or a "smart quotes" normaliser): `1’ OR ’1’=’1`. */
-const foldedQuote = /[\u2018\u2019\u201b\u02bc\uff07]/;
-const foldedQuotes = /[\u2018\u2019\u201b\u02bc\uff07]/g;
+/** Typographic quotes some stacks fold to `'` (a collation or a "smart quotes" normaliser): `1’ OR ’1’=’1`, `1´ OR ´1´=´1`. */
+const foldedQuote = /[\u2018\u2019\u201b\u02bc\uff07\u00b4]/;
+const foldedQuotes = /[\u2018\u2019\u201b\u02bc\uff07\u00b4]/g;
+const latin1Quote = /\u00e2\u0080[\u0098\u0099\u009b]/;
+const latin1Quotes = /\u00e2\u0080[\u0098\u0099\u009b]/g;
 
 function readings(value: string): Reading[] {
   const out = readingsOf(value);
@@ -317,6 +373,8 @@ function readings(value: string): Reading[] {
   // the grammar decides). Only short values: the probes are short, and prose set with typographic
   // apostrophes is long (two more tokenizations of every post would cost more than they find).
   if (value.length <= 256 && foldedQuote.test(value)) out.push(...readingsOf(value.replace(foldedQuotes, "'")).filter((r) => r.quoted));
+  // The same quotes as UTF-8 bytes read one by one (a header taken as Latin-1): `â\x80\x99`.
+  else if (value.length <= 256 && value.includes('\u00e2\u0080') && latin1Quote.test(value)) out.push(...readingsOf(value.replace(latin1Quotes, "'")).filter((r) => r.quoted));
   // A value opening with a backtick may continue an identifier the application quoted
   // (`` ` AS `x` FROM``): read after an opening backtick, for the fragment shapes only.
   if (value.trimStart().startsWith('`')) {
@@ -401,10 +459,26 @@ function catalogName(value: string): DetectorHit | null {
   return null;
 }
 
+/** `admin@example.org\`;`: an identifier the application quoted with backticks, closed, and the statement ended. */
+const closedIdentifier = /^[\w@.-]{1,64}`\s*;\s*(?:(?:--|#).*)?$/;
+
+/**
+ * `2.2250738585072011e-308`: the decimal just below the smallest normal double, on which the float
+ * parsers of Java and PHP looped forever (CVE-2010-4476, PHP bug 53632). No measurement is written so.
+ */
+function floatParserHang(value: string): boolean {
+  if (value.length > 40 || !/^[+-]?[0-9.]+e-?[0-9]+$/i.test(value)) return false;
+  const x = Math.abs(Number(value));
+  return x > 2.2250738585072e-308 && x < 2.2250738585073e-308;
+}
+
 export function detectSqliAt(value: string, location: InputLocation): DetectorHit | null {
   if (value.length < 2) return null;
+  if (floatParserHang(value)) return { kind: 'sqli', rule: 'sqli.numeric_overflow', severity: 2, evidence: value };
+  if (value.includes('`') && closedIdentifier.test(value)) return { kind: 'sqli', rule: 'sqli.comment_truncation', severity: 2, evidence: value.slice(0, 120) };
   // (`password::int`, a PostgreSQL cast, is made of "safe" characters too.)
-  if (cannotBeSql(value) && !value.includes('::')) return catalogName(value);
+  // (`1.e.tables`, MySQL's scientific-notation bypass, is made of them as well.)
+  if (cannotBeSql(value) && !value.includes('::') && !/\d\.e\./i.test(value)) return catalogName(value);
   if (!worthTokenizing(value)) return null;
   let suspicious: DetectorHit | null = null;
   let doc: DocumentContext | null | undefined;
@@ -429,7 +503,7 @@ export function detectSqliAt(value: string, location: InputLocation): DetectorHi
       // A whole statement as a value that is not a document (a parameter, a header, a cookie, a
       // short form field): the application sends it to be run, or someone tries to. CRS blocks it
       // too. Inside a document (a post with SQL in it) it stays suspicious: code being shown.
-      if (f.rule === 'sqli.statement' && f.severity === 1 && context === null) f.severity = 2;
+      if ((f.rule === 'sqli.statement' || f.rule === 'sqli.executable_comment') && f.severity === 1 && context === null) f.severity = 2;
       const h = hit(f, reading.text, reading.stream, reading.offset);
       if (h.severity === 2) return h;
       suspicious ??= h;

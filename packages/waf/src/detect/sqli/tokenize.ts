@@ -35,6 +35,15 @@ export interface TokenStream {
   /** The text used `/* … *\/` between tokens or MySQL executable comments (obfuscation). */
   inlineComments: boolean;
   executableComments: boolean;
+  /**
+   * A MySQL executable comment opens on a SQL keyword (`/*!50000select`, `/*!UNION*\/`): code hidden
+   * from filters that skip comments. Prose and ordinary code never write one.
+   */
+  executableKeyword: boolean;
+  /** Index of the first token after such a comment's opening (for evidence), or -1. */
+  executableKeywordAt: number;
+  /** A statement keyword split by an empty or short comment (`DR/**\/OP`, `SEL/*x*\/ECT`): filter evasion. */
+  splitKeyword: boolean;
   /** A keyword written in alternating case (`UnIoN`, `SeLeCt`): filter evasion, never prose or code style. */
   mixedCase: boolean;
 }
@@ -65,6 +74,9 @@ const keywords = new Set([
   'unknown', 'default', 'go', 'begin', 'commit', 'rollback', 'load', 'data', 'infile', 'lines',
   'glob', 'ilike', 'similar', 'notnull', 'isnull', 'any', 'some',
 ]);
+
+/** Statement words worth rejoining when a comment splits them. */
+const splitKeywords = new Set(['select', 'union', 'insert', 'update', 'delete', 'drop', 'create', 'alter', 'truncate', 'exec', 'execute', 'declare', 'waitfor', 'shutdown']);
 
 // PostgreSQL's JSON operators (`->>`, `#>>`, `->`, `<@`, `@>`, `?|`, `?&`, `#>`) are read whole so
 // `@>` is no variable and `#>` no comment.
@@ -137,6 +149,9 @@ export function tokenizeSql(text: string, maxTokens = 4096, backslashEscapes = t
   const tokens: Token[] = [];
   let inlineComments = false;
   let executableComments = false;
+  let executableKeyword = false;
+  let executableKeywordAt = -1;
+  let splitKeyword = false;
   let mixedCase = false;
   let insideExecutable = false;
   let i = 0;
@@ -161,6 +176,14 @@ export function tokenizeSql(text: string, maxTokens = 4096, backslashEscapes = t
         insideExecutable = true;
         i += 3;
         while (isDigit(text[i])) i++;
+        let from = i;
+        while (isSpace(text[from])) from++;
+        let end = from;
+        while (isWordChar(text[end])) end++;
+        if (end > from && !executableKeyword && keywords.has(text.slice(from, end).toLowerCase())) {
+          executableKeyword = true;
+          executableKeywordAt = tokens.length;
+        }
         continue;
       }
       const close = text.indexOf('*/', i + 2);
@@ -169,6 +192,12 @@ export function tokenizeSql(text: string, maxTokens = 4096, backslashEscapes = t
         break;
       }
       inlineComments = true;
+      const before = tokens[tokens.length - 1];
+      if (!splitKeyword && before !== undefined && (before.type === 'word' || before.type === 'keyword') && before.start + before.text.length === i && isWordChar(text[close + 2])) {
+        let end = close + 2;
+        while (isWordChar(text[end])) end++;
+        if (splitKeywords.has(before.text + text.slice(close + 2, end).toLowerCase())) splitKeyword = true;
+      }
       i = close + 2;
       continue;
     }
@@ -251,5 +280,5 @@ export function tokenizeSql(text: string, maxTokens = 4096, backslashEscapes = t
     else tokens.push({ type: 'other', text: c, start });
     i++;
   }
-  return { tokens, inlineComments, executableComments, mixedCase };
+  return { tokens, inlineComments, executableComments, executableKeyword, executableKeywordAt, splitKeyword, mixedCase };
 }
