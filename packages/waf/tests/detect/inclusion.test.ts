@@ -30,6 +30,8 @@ describe('file inclusion detector', () => {
   ]);
   checkBenign(detectFileInclusion, [
     { value: 'data:image/png;base64,iVBORw0KGgo=' },
+    // headers are not percent-decoded nor included: `%00` there is three characters
+    { value: 'example.com%00', location: 'header' },
     { value: 'https://user@mail.example/inbox' },
     { value: 'https://shop.example/search?q=a%2Fb&mail=x@y.example' },
     { value: 'https://example.com/page' },

@@ -39,9 +39,18 @@ describe('path traversal detector', () => {
     { value: '/path/to/.docker/secrets', rule: 'traversal.sensitive_file' },
     { value: '/get/proc/interrupts', location: 'path' },
     { value: '/run/secrets/db_password' },
+    // sysfs folders, named with or without the trailing slash
+    { value: '/sys/class', rule: 'traversal.sensitive_file' },
+    { value: '/sys/kernel/debug/tracing' },
+    // an upload's file name climbing out of the upload folder (browsers send base names only)
+    { value: '../1.7z', location: 'file_name' },
+    { value: '..\\1.7z', location: 'file_name' },
   ]);
   checkBenign(detectPathTraversal, [
     { value: 'C:\\Users\\bob\\Documents\\report.docx' },
+    { value: 'report..final.pdf', location: 'file_name' },
+    { value: '/usr/sys/classic', location: 'query' },
+    { value: '/docs/sys/class-notes' },
     { value: 'D:\\Projects\\site\\index.html', location: 'body' },
     { value: 'https://example.com/a/b/c.html' },
     { value: 'wait... what.' },

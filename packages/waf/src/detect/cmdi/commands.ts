@@ -28,6 +28,8 @@ const distinctive = [
   // powershell cmdlets and aliases
   'iex', 'invoke-expression', 'invoke-webrequest', 'iwr', 'irm', 'invoke-restmethod', 'start-process',
   'get-content', 'get-childitem', 'new-object', 'add-type', 'set-content', 'out-file', 'get-process',
+  // package managers and consoles CRS 932236/932340 list
+  'aptitude',
 ];
 
 const english = [
@@ -37,6 +39,8 @@ const english = [
   'host', 'w', 'time', 'nice', 'perf', 'shutdown', 'watch', 'which', 'whereis', 'stat', 'diff', 'strings', 'split',
   // debuggers and editors: "(gdb) bt" prompts and "vim" in posts need shell-shaped arguments to count
   'gdb', 'vim', 'irb',
+  // text tools of coreutils: "fold", "column" are words, so they need shell-shaped arguments too
+  'column', 'fold', 'comm', 'date', 'trap', 'chef', 'll',
   // windows
   'type', 'dir', 'del', 'copy', 'move', 'ren', 'rename', 'start', 'net', 'reg', 'sc', 'ver', 'call', 'erase',
 ];
@@ -76,10 +80,18 @@ export function resolveCommand(word: string, glob: boolean): ResolvedCommand | n
   const slash = Math.max(lower.lastIndexOf('/'), lower.lastIndexOf('\\'));
   const base = slash >= 0 ? lower.slice(slash + 1) : lower;
   const name = base.endsWith('.exe') ? base.slice(0, -4) : base;
-  const cls = table.get(name) ?? table.get(base);
+  // `gcc7.4`, `python3.10`: a distinctive tool with its version glued on (never a word of prose).
+  const cls = table.get(name) ?? table.get(base) ?? versionedDistinctive(name);
   if (!cls) return null;
   // A bare path to a known binary (/bin/cat) is as distinctive as a rare command name.
   return { name, cls: slash >= 0 && lower.startsWith('/') ? 'distinctive' : cls };
+}
+
+function versionedDistinctive(name: string): CommandClass | undefined {
+  const c = name.charCodeAt(name.length - 1);
+  if (c < 48 || c > 57 || !name.includes('.')) return undefined; // ends in a digit and has a dot: cheap test first
+  const stem = /^([a-z][a-z+-]*?)\d+(?:\.\d+)+$/.exec(name)?.[1];
+  return stem !== undefined && table.get(stem) === 'distinctive' ? 'distinctive' : undefined;
 }
 
 function resolveGlob(pattern: string): ResolvedCommand | null {

@@ -15,10 +15,11 @@ import { findBatchStatement } from './batch.ts';
 import { detectCodeExec } from './code-exec.ts';
 import { distinctiveWrappers, globMatch, resolveCommand, shellKeywords, wrappers, type ResolvedCommand } from './commands.ts';
 import { looksBinary, looksLikeDocument } from '../text-shape.ts';
+import { detectShellForms } from './shell-forms.ts';
 import { tokenizeShell, type ShellCommand, type ShellWord } from './tokenize.ts';
 
 /** Characters that give shell syntax a chance; without any, only a leading command line is possible. */
-const shellChars = new Set(['%', '<', '[', '!', ';', '|', '&', '\n', '\r', '`', '$', '(', ')', '<', '>', '\\', "'", '"', '{', '*', '?']);
+const shellChars = new Set(['%', '<', '[', '!', '~', ';', '|', '&', '\n', '\r', '`', '$', '(', ')', '<', '>', '\\', "'", '"', '{', '*', '?']);
 /** `sh -c …`, `cmd /c …`, `powershell -enc …`: what follows is a command whatever it looks like. */
 const interpreterFlags = new Set(['-c', '/c', '/k', '-e', '-enc', '-encodedcommand', '-command', '-exec', '/r']);
 /** Rules whose shapes are evasion or exploitation, not something a post would quote. */
@@ -32,9 +33,17 @@ const commandSeparators = new Set([';', '&&', '||', '|', '&']);
 /** Arguments that make the command run the word after them. */
 const execFlags = new Set(['-exec', '-execdir', '-ok']);
 const systemFile = /^(?:\/etc\/|\/proc\/|\/dev\/tcp\/)/;
+/** Commands that run their string argument (`trap 'rm -rf x' EXIT`, `at 2:00 "echo test"`, `eval "…"`). */
+const stringRunners = new Set(['trap', 'eval', 'watch', 'at', 'batch', 'runuser']);
+/** An option (`-m`, `--version`): what no sentence's second word looks like. */
+const optionWord = /^--?[A-Za-z][\w-]*(?:=\S*)?$/;
+/** Words a command line is made of: options, names, paths, numbers (not "thick." or "Tuesday,"). */
+const plainShellWord = /^[\w@%+=:/~{}\\-]+(?:\.[\w@%+=:/~{}\\-]+)*$/;
+/** `/path/file.gz`, `/var/www/`: an absolute path of two or more segments, as only a command line has it. */
+const deepPath = /^\/[\w.-]+\/[\w.-]*/;
 const sensitiveArgument = /^(?:\/etc\/|\/proc\/|\/dev\/tcp|\/bin\/|\/tmp\/|c:[\\/]windows|https?:\/\/|ftp:\/\/|[a-z0-9.-]+\.(?:sh|py|pl|ps1|exe|php)$)/i;
 
-export function detectCmdi(value: string, location: InputLocation): DetectorHit | null {
+export function detectCmdi(value: string, location: InputLocation, name?: string): DetectorHit | null {
   try {
     // Uploaded files are not handed to a shell (web shells are the webshell detector's job).
     if (location === 'file_content') return null;
@@ -42,7 +51,7 @@ export function detectCmdi(value: string, location: InputLocation): DetectorHit 
     // like body values, under the same document guard.
     if (location === 'xml') location = 'body';
     if (location === 'raw_body' && looksBinary(value)) return null;
-    const found = detect(value, location);
+    const found = detect(value, location) ?? (location === 'header' ? detectCommandHeader(value, name) : null);
     if (found && (location === 'body' || location === 'raw_body') && looksLikeDocument(value)) {
       // Commands and code quoted in a post are what developer forums are made of (see
       // looksLikeDocument): only evasion shapes, which no tutorial needs, still count.
@@ -63,7 +72,7 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
     const inner = detectValue(value.slice(assignment[0].length), location);
     if (inner) return inner;
   }
-  const found = detectValue(value, location);
+  const found = detectValue(value, location) ?? detectQuoteBreakout(value, location);
   const plus = value.indexOf('+');
   if (found?.severity === 2 || plus <= 0 || value.includes(' ') || resolveCommand(value.slice(0, plus), false) === null) return found;
   // `cat+/et*/*wd`: form encoding's '+' for a blank, left undecoded in a query (a known command
@@ -71,6 +80,45 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
   // readings count here (globs, quotes): base64 cookies are full of '+' and '/' too.
   const spaced = detectValue(value.replaceAll('+', ' '), location);
   return spaced?.severity === 2 && (spaced.rule === 'cmdi.glob_path' || spaced.rule === 'cmdi.obfuscated_command') ? spaced : found;
+}
+
+/**
+ * `'TiMe sh -c whoami`, `';htop'`, `"|id`: the value opens with a quote that closes the string the
+ * application built around it (the quote pairs with one in the application's own command line). The
+ * rest is read as the shell would read it after that quote: only a clear hit there counts.
+ */
+function detectQuoteBreakout(value: string, location: InputLocation): DetectorHit | null {
+  const quote = value[0];
+  if ((quote !== "'" && quote !== '"') || value.length < 3) return null;
+  let inner = value.slice(1);
+  // `';htop'`: the closing quote reopens the application's string after the injected command.
+  if (inner.endsWith(quote) && !inner.slice(0, -1).includes(quote)) inner = inner.slice(0, -1);
+  else if (inner.includes(quote)) return null; // a quoted phrase, not a break-out
+  const found = detectValue(inner, location);
+  return found?.severity === 2 ? found : null;
+}
+
+/** Headers whose value is never a command line: a client names itself with `product/version`, a referrer is a URL. */
+const commandFreeHeaders = new Set(['user-agent', 'referer']);
+/** HTTP clients whose names are also their user agents (`Wget/1.21`, `curl`, `lynx`). */
+const httpClients = new Set(['wget', 'curl', 'lynx', 'fetch', 'python', 'python3', 'node', 'perl', 'ruby', 'php', 'git', 'pip', 'pip3', 'npm', 'docker', 'ansible']);
+
+/**
+ * `User-Agent: set -o history`, `Referer: cscli alerts list`: a whole header value that is a command
+ * line. A real agent string is `product/version (comments)` and a referrer a URL, so a known command
+ * in command position followed by blanks and shell words is no client's: blocked (2). A lone
+ * non-client command word (`visudo`) too; a client's own name (`curl`) stays an agent.
+ */
+function detectCommandHeader(value: string, name: string | undefined): DetectorHit | null {
+  if (name === undefined || !commandFreeHeaders.has(name.toLowerCase())) return null;
+  const text = value.trim().replace(/^(['"])([^'"]*)\1/, '$2').replace(/^[A-Za-z_]\w{0,30}=(?=[A-Za-z])/, '');
+  const words = text.split(/\s+/);
+  if (words.length > 6 || !/^[A-Za-z][\w.-]{0,30}$/.test(words[0]!)) return null;
+  const resolved = resolveCommand(words[0]!, false);
+  if (!resolved || (words.length === 1 && (resolved.cls !== 'distinctive' || httpClients.has(resolved.name)))) return null;
+  // Arguments: flags and lower-case words as a command line has them; "Mozilla/5.0 (X11; …)" has a slash after the name.
+  if (!words.slice(1).every((w) => /^(?:--?[a-z][\w-]*|[a-z0-9_.:/-]+)$/.test(w))) return null;
+  return hit('cmdi.command_line', text, 2);
 }
 
 function detectValue(value: string, location: InputLocation): DetectorHit | null {
@@ -90,9 +138,15 @@ function detectValue(value: string, location: InputLocation): DetectorHit | null
       break;
     }
   }
+  // `bin/visudo`, `/usr/sbin/cscli`: a value that is a path into a binaries folder naming a
+  // distinctive command (`bin/console`, `bin/cake` of PHP frameworks name no such command).
+  const binPath = /^(?:\.{0,2}\/)?(?:usr\/(?:local\/)?)?s?bin\/([\w.-]{2,40})$/.exec(value);
+  if (binPath && resolveCommand(binPath[1]!, false)?.cls === 'distinctive') return hit('cmdi.command_line', value, 2);
   if (!hasShellChars && !startsWithCommand(value)) return null;
   if (hasShellChars) {
     if (/^\s*\(\s*\)\s*\{/.test(value)) return hit('cmdi.shellshock', value, 2);
+    const form = detectShellForms(value);
+    if (form) return form;
     const bomb = findForkBomb(value);
     if (bomb) return hit('cmdi.fork_bomb', bomb, 2);
     const code = detectCodeExec(value);
@@ -121,14 +175,21 @@ function detectShell(value: string, location: InputLocation): DetectorHit | null
     const command = commands[c]!;
     // `;top`, `|id`: the value itself opens with a separator, which only an injection does.
     const leading = c === 0 && (command.separator === ';' || command.separator === '|' || command.separator === '&' || command.separator === '&&' || command.separator === '||');
-    const found = judge(command, commands[c + 1], location, markdown, pipeCount, leading);
+    const found = judge(command, commands[c + 1], location, markdown, pipeCount, leading, c === 0 && commands.length === 1 && /^[^\n\r]+\r?\n$/.test(value));
     if (found?.severity === 2) return found;
     best ??= found;
   }
+  // `cd /;cd etc;…`: a suspicious command line (a command with arguments: its evidence has a blank)
+  // with another known command chained to it is a script. ("Set x to 1; then more": no argument hit.)
+  // (Counted only when such a hit exists: most values have none.)
+  if (best && !markdown && /\s/.test(best.evidence) && commands.filter(startsCommand).length >= 2) return hit('cmdi.chained_command', best.evidence, 2);
   return best;
 }
 
-function judge(command: ShellCommand, following: ShellCommand | undefined, location: InputLocation, markdown: boolean, pipeCount: number, leading = false): DetectorHit | null {
+/**
+ * `entered`: the value ends with a line break right after this command (the Enter that runs it).
+ */
+function judge(command: ShellCommand, following: ShellCommand | undefined, location: InputLocation, markdown: boolean, pipeCount: number, leading = false, entered = false): DetectorHit | null {
   const index = commandIndex(command.words);
   if (index < 0) return null;
   const globPath = command.words.find((w) => w.glob && w.text.includes('/') && matchesSensitiveGlob(w.text));
@@ -140,11 +201,14 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   }
   const word = command.words[index]!;
   const name = splitPlusJoined(word.text);
-  const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name));
-  if (!resolved) return null;
   const args = command.words.slice(index + 1);
   const evidence = [word.text, ...args.map((a) => a.text)].join(' ');
   const sep = command.separator;
+  // `;trap 'rm -rf file.txt' SIGEXIT`, `;at 2:00 "echo test"`: a quoted command line handed to a
+  // command that runs it later (at and batch are no dictionary words: they count only so).
+  if (sep !== 'close' && sep !== 'start' && stringRunners.has(name.toLowerCase()) && args.some((a) => runsCommandString(a))) return hit('cmdi.command_line', evidence, 2);
+  const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name));
+  if (!resolved) return null;
   // An empty expansion before the command ($u wget …) is obfuscation too.
   const emptyBefore = command.words.slice(0, index).some((w) => w.text.length === 0 && w.obfuscated);
   // `q=0.5, gzip` (a header's parameters) looks like an environment prefix; a real one comes with
@@ -152,9 +216,13 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   const assignmentBefore = command.words.slice(0, index).some((w) => w.text.includes('='));
   // sudo / nohup / strace / time before the command: `ti''me who` hides the wrapper instead.
   const wrapper = command.words.slice(0, index).find((w) => wrappers.has(w.text.toLowerCase()));
-  const obfuscated = command.ifs === true || emptyBefore || word.obfuscated || (wrapper?.obfuscated ?? false) || (word.glob && /[*?[]/.test(name)) || args.some((a) => a.obfuscated && sensitiveArgument.test(a.text));
+  // `ti''me who`, `'time' who`: a wrapper written in quotes is hidden from a word list, not typed.
+  const hiddenWrapper = wrapper !== undefined && (wrapper.obfuscated || wrapper.quoted === true);
+  // `kill '-'9`, `rm -"r"f`: an option spelled with quotes inside is hidden from word lists, not typed.
+  const hiddenOption = args.some((a) => a.obfuscated && a.quoted === true && /^-/.test(a.text) && a.text.length <= 12);
+  const obfuscated = command.ifs === true || emptyBefore || word.obfuscated || hiddenWrapper || hiddenOption || (word.glob && /[*?[]/.test(name)) || args.some((a) => a.obfuscated && sensitiveArgument.test(a.text));
 
-  if (obfuscated && (sep !== 'start' || resolved.cls === 'distinctive' || args.length > 0)) {
+  if (obfuscated && (sep !== 'start' || resolved.cls === 'distinctive' || args.length > 0 || hiddenWrapper)) {
     return hit('cmdi.obfuscated_command', evidence, 2);
   }
   // Numbers pass as arguments once something else is clearly shell-shaped (ping -c 3 10.0.0.1).
@@ -169,6 +237,11 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
 
   // `alias a=c${KK}url`, `alias ls-al='ls -al'`: a command renamed, to be run under the new name.
   if (resolved.name === 'alias' && args.some((a) => aliasesCommand(a.text))) return hit('cmdi.command_alias', evidence, 2);
+  // `alias a=b`, `alias -gmr a=b`, `alias +g+ a=b`: a whole value that defines an alias (options,
+  // then `name=value`) is shell syntax whatever the value names.
+  if (resolved.name === 'alias' && sep === 'start' && args.length > 0 && args.length <= 4 && /^[\w.-]+=\S/.test(args[args.length - 1]!.text) && args.slice(0, -1).every((a) => /^[+-][A-Za-z+]+$/.test(a.text))) {
+    return hit('cmdi.command_alias', evidence, 2);
+  }
   if (sep === 'start' || sep === 'close') {
     // `whoami;…`, `id&&…`: a distinctive command alone, ended by a separator (the injection's own).
     // (Not `gzip;q=1.0` in a header: parameters after `;` are assignments, and headers are lists.)
@@ -180,6 +253,29 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
     // distinctive command under any wrapper, with nothing or shell-shaped arguments after it.
     if (wrapper && (distinctiveWrappers.has(wrapper.text.toLowerCase()) || resolved.cls === 'distinctive') && (args.length === 0 || shaped)) {
       return hit('cmdi.command_line', [wrapper.text, evidence].join(' '), 2);
+    }
+    // `time cat /x/y`, `nice ls -la`: any wrapper running a command with shell arguments.
+    // `time who` alone is two words a headline could have: suspicious only (strict mode).
+    if (wrapper && sep === 'start') {
+      if (shaped) return hit('cmdi.command_line', [wrapper.text, evidence].join(' '), 2);
+      if (args.length === 0 && command.words.length === 2 && following === undefined) return hit('cmdi.command_line', [wrapper.text, evidence].join(' '), 1);
+    }
+    // `find /etc -name passwd -exec cat {} +`: the command line runs another command on each file
+    // found (`{}`, the file-reading idiom).
+    if (sep === 'start' && execs && args.some((a) => a.text === '{}')) return hit('cmdi.command_line', evidence, 2);
+    // `visudo⏎`, `cscli alerts list⏎`, `pip3 install something⏎`: a distinctive command with plain
+    // lower-case words and the line break that submits it; a form value does not end so.
+    // (A lone word needs a hyphenated tool name: "Python⏎" in a textarea is a word.)
+    if (sep === 'start' && entered && resolved.cls === 'distinctive' && (args.length > 0 || resolved.name.includes('-')) && args.length <= 4 && args.every((a) => /^[a-z0-9][\w.-]*$/.test(a.text))) {
+      return hit('cmdi.command_line', evidence, 2);
+    }
+    if (sep === 'start' && args.length > 0 && args.every((a) => plainShellWord.test(a.text))) {
+      // `ansible all -m ping`, `flock -u / whoami`: a distinctive tool with an option among plain
+      // words; `env --version`, `perf --help`: any command followed by nothing but options.
+      const options = args.filter((a) => optionWord.test(a.text)).length;
+      if (options > 0 && (resolved.cls === 'distinctive' || options === args.length)) return hit('cmdi.command_line', evidence, 2);
+      // `cat /path/file.gz`, `ll /var/www/`, `'ll' /var/www/`: a deep absolute path, or a command word in quotes.
+      if (shaped && (args.some((a) => deepPath.test(a.text)) || word.quoted === true)) return hit('cmdi.command_line', evidence, 2);
     }
     // A whole command line: `cat /etc/passwd`, `ls -la /`. Prose like "ls 300 lexus" has words.
     // `ansible-config dump`, `chef-vault -i secret`: a hyphenated tool name is no sentence's first word.
@@ -221,6 +317,8 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
  * `f(){ f() | f(); }`: a function whose body starts itself twice, piped or in the background.
  */
 function findForkBomb(value: string): string | null {
+  // (The regex scans from every position: most values have no `(){` at all, so look for it first.)
+  if (!/\(\s*\)\s*\{/.test(value)) return null;
   const def = /([\w:.]{1,20})\s*\(\s*\)\s*\{([^{}]{1,80})\}/.exec(value);
   if (!def) return null;
   const name = def[1]!;
@@ -275,8 +373,22 @@ function matchesSensitiveGlob(pattern: string): boolean {
   return globTargets.some((t) => globMatch(lower, t));
 }
 
+/** `'rm -rf file.txt'`, `"echo test"`: a quoted argument that is itself a command with arguments. */
+function runsCommandString(arg: ShellWord): boolean {
+  if (arg.quoted !== true) return false;
+  const words = arg.text.trim().split(/\s+/);
+  return words.length >= 2 && resolveCommand(words[0]!, false) !== null;
+}
+
 function clearCommand(resolved: ResolvedCommand, argc: number, sensitive: boolean, shaped: boolean): boolean {
   return sensitive || (resolved.cls === 'distinctive' && argc > 0 && shaped);
+}
+
+/** The command opens the value or follows ; && || | and its first word is a known command. */
+function startsCommand(command: ShellCommand): boolean {
+  if (command.separator !== 'start' && !commandSeparators.has(command.separator)) return false;
+  const index = commandIndex(command.words);
+  return index >= 0 && resolveCommand(command.words[index]!.text, false) !== null;
 }
 
 /** Skips `VAR=value` prefixes and control keywords to the word a shell would execute. */

@@ -16,6 +16,8 @@ export interface ShellWord {
   obfuscated: boolean;
   /** Unquoted glob characters (* ? [) are in the word. */
   glob: boolean;
+  /** Part or all of the word was in quotes (`'time' who`: a command word nobody quotes). */
+  quoted?: boolean;
 }
 
 export interface ShellCommand {
@@ -39,16 +41,18 @@ export function tokenizeShell(input: string): ShellCommand[] {
   let text = '';
   let obfuscated = false;
   let glob = false;
+  let quotedWord = false;
   let inWord = false;
   let backtickOpen = false;
 
   const endWord = (): void => {
     if (inWord) {
-      pushWord(current, text, obfuscated, glob);
+      pushWord(current, text, obfuscated, glob, quotedWord);
     }
     text = '';
     obfuscated = false;
     glob = false;
+    quotedWord = false;
     inWord = false;
   };
   const startCommand = (separator: Separator): void => {
@@ -139,6 +143,7 @@ export function tokenizeShell(input: string): ShellCommand[] {
         const quoted = c === '"' ? expandDoubleQuoted(inner) : inner;
         if (inWord || (input[close + 1] !== undefined && !isBoundary(input[close + 1]!))) obfuscated = true;
         if (quoted.length === 0) obfuscated = true;
+        quotedWord = true;
         text += quoted;
         inWord = true;
         i = close + 1;
@@ -178,7 +183,7 @@ function isBoundary(c: string): boolean {
   return wordBreak.has(c) || c === ';' || c === '|' || c === '&' || c === '\n' || c === '\r' || c === ')' || c === '`';
 }
 
-function pushWord(command: ShellCommand, text: string, obfuscated: boolean, glob: boolean): void {
+function pushWord(command: ShellCommand, text: string, obfuscated: boolean, glob: boolean, quoted: boolean): void {
   // Brace expansion: {cat,/etc/passwd} yields several words, c{a,oun}t yields `cat count`,
   // {l,-lh}s yields `ls -lhs`; empty alternatives ({,x,}) vanish.
   const open = text.indexOf('{');
@@ -192,7 +197,7 @@ function pushWord(command: ShellCommand, text: string, obfuscated: boolean, glob
     }
     return;
   }
-  if (text.length > 0 || obfuscated) command.words.push({ text, obfuscated, glob });
+  if (text.length > 0 || obfuscated) command.words.push(quoted ? { text, obfuscated, glob, quoted } : { text, obfuscated, glob });
 }
 
 /** Inside double quotes only escapes and parameter expansions change the text. */

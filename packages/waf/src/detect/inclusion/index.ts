@@ -47,8 +47,10 @@ function detect(value: string, location: InputLocation, name?: string): Detector
     const dataHit = judgeDataUri(lower);
     if (dataHit) return hit('inclusion.data_uri', value.trimStart(), dataHit);
   }
+  // (Not in headers: no application includes a header as a file name, a server does not
+  // percent-decode one, and a raw NUL there is the protocol checks' to judge.)
   const nul = findNullByte(lower);
-  if (nul >= 0 && location !== 'file_content' && location !== 'raw_body') {
+  if (nul >= 0 && location !== 'file_content' && location !== 'raw_body' && location !== 'header') {
     // A NUL right after something file-like: the classic extension cut-off.
     const before = lower.slice(Math.max(0, nul - 40), nul);
     const fileLike = /\.[a-z0-9]{1,5}$|\/[a-z0-9._-]+$|passwd$|\.\.\/?$/.test(before);

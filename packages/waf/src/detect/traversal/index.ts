@@ -37,7 +37,8 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
     const evidence = value.slice(0, 120);
     // "/get/..": one level up from a path's last segment, nothing named: odd, not an escape.
     if (location === 'path' && !encoded && levels === 1 && !sensitive && text.endsWith('/..')) return hit('traversal.dot_segments', evidence, 1);
-    if (location === 'path' || encoded) return hit('traversal.dot_segments', evidence, 2);
+    // A browser sends an upload's base name only: `../1.7z` as a file name is written by hand.
+    if (location === 'path' || location === 'file_name' || encoded) return hit('traversal.dot_segments', evidence, 2);
     if (sensitive) return hit('traversal.dot_segments', evidence, 2);
     if (levels >= 2) return hit('traversal.dot_segments', evidence, prose ? 1 : 2);
     if (!prose && text.startsWith('..')) return hit('traversal.dot_segments', evidence, 1);

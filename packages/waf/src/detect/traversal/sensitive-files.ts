@@ -14,6 +14,8 @@ export const sensitivePaths: readonly string[] = [
   // Kernel and container files read to fingerprint a host or take its secrets (CRS lfi-os-files).
   // Not /proc/mounts or /proc/meminfo: documentation and scripts name them (a /usr/share/doc sweep).
   '/proc/interrupts', '/proc/partitions', '/.docker/secrets', '/run/secrets/',
+  // sysfs: hardware, kernel and firmware facts (CRS lfi-os-files `sys/class`…); a path must start with it.
+  '/sys/class/', '/sys/kernel/', '/sys/firmware/', '/sys/devices/', '/sys/block/', '/sys/module/', '/sys/power/',
 ];
 
 export function findSensitivePath(normalized: string): string | null {
@@ -21,8 +23,10 @@ export function findSensitivePath(normalized: string): string | null {
   let path = normalized.replace(/\/(?:\.\/)+/g, '/').replace(/\/{2,}/g, '/');
   // ".ssh/id_rsa": a home-relative dot-path is as specific as the rooted one.
   if (path.startsWith('.') && !path.startsWith('..')) path = '/' + path;
+  // `/sys/class` names the folder as well as `/sys/class/` does.
+  const asFolder = path.endsWith('/') || !path.includes('/sys/') ? path : path + '/'; // only sysfs entries need it
   for (const p of sensitivePaths) {
-    const at = path.indexOf(p);
+    const at = (p.endsWith('/') ? asFolder : path).indexOf(p);
     if (at < 0) continue;
     // A file name this specific is enough anywhere in a path; directories must start the path.
     if (!p.endsWith('/')) return p;
