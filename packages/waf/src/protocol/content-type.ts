@@ -7,7 +7,9 @@
  * Severities: two Content-Type headers, two charsets, an EBCDIC or UTF-7 charset, a media type in a
  * boundary, OGNL in the header (Struts2 CVE-2017-5638): 2, no client sends them. Any other charset
  * than the common ones, or a header that does not parse: 1 (odd clients exist). Which media types
- * a site accepts is the file-type policy's business, not this check's.
+ * a site accepts is the file-type policy's business, not this check's: CRS 920420's short allowed
+ * list (forms, JSON, XML) is neither loose nor strict here, since APIs take octet-stream, CSV,
+ * GraphQL, gRPC-web and vendor types, and blocking them would break ordinary sites by default.
  */
 import { dangerousCharset } from './headers.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
@@ -91,12 +93,22 @@ function checkCharsets(params: readonly Param[], value: string): ProtocolHit | n
   return null;
 }
 
-/** A parameter whose value is itself a media type, on a type that takes no such parameter. */
+/** The multipart subtypes of RFC 2046 and its successors that a request body may carry. */
+const multipartSubtypes = /^multipart\/(?:form-data|related|mixed|alternative|byteranges|signed|encrypted|x-mixed-replace|batch)$/i;
+
+/**
+ * A parameter whose value is itself a media type, on a type that takes no such parameter; a
+ * boundary on a type that is not multipart, or a multipart subtype nobody registered. Parsers that
+ * look for `multipart/` or `boundary=` anywhere read such a body as a form the WAF did not split
+ * (CRS 920420's evasion); no client library writes either, but an API may take odd types, so 1.
+ */
 function checkTypeInParams(params: readonly Param[], media: string, value: string): ProtocolHit | null {
+  const lower = media.toLowerCase();
   // multipart/related (SOAP MTOM) legitimately names types in `type` and `start-info`.
-  if (media.toLowerCase() === 'multipart/related') return null;
+  if (lower === 'multipart/related') return null;
   for (const p of params) {
     if (p.name === 'boundary' && /^[a-z]+\/[a-z0-9.+-]+$/i.test(p.value.trim())) return protocolHit('protocol.content_type_confusion', 2, where, value);
   }
+  if (lower.startsWith('multipart/') ? !multipartSubtypes.test(lower) : params.some((p) => p.name === 'boundary')) return protocolHit('protocol.content_type_confusion', 1, where, value);
   return null;
 }

@@ -8,15 +8,20 @@
  *   markup in Host or X-Forwarded-Host, `Proxy:` (httpoxy, CVE-2016-5385: CGI turns it into
  *   HTTP_PROXY), X-Original-URL naming another path, a Range whose overlapping parts are a denial of
  *   service (CVE-2011-3192), a charset in Accept other than UTF-8/Latin-1 (EBCDIC, UTF-7, UTF-16:
- *   encodings filters and content sniffing read differently).
+ *   encodings filters and content sniffing read differently), `Request-Range` (CRS 920660), an
+ *   EBCDIC `X-Up-Devcap-Post-Charset` from an Openwave ("UP") User-Agent (CRS 920490).
  * - 1: what real clients do send: no Host (HTTP/1.0), WebDAV headers, compressed request bodies,
- *   an empty User-Agent.
+ *   an empty User-Agent, a Content-Range that does not parse (CRS 920450).
  * - Not findings at all, though CRS flags them: a Host that is an IP address (an administrator
  *   opening the site by its address, monitoring) and no User-Agent (load-balancer health checks such
  *   as HAProxy's `option httpchk`). Strict is the default block mode, and blocking these there
  *   would take sites down for their own operators. Neither is an attack by itself.
  *   A missing or empty Accept is not recorded either: Go, Python and many API clients omit it; a
  *   Range that does not parse or is void is ignored by the server, so it is not recorded either.
+ *   Nor are a repeated Connection token (`keep-alive, keep-alive`: proxies append their own),
+ *   Cache-Control directives outside RFC 9111's list (CRS 920510: extensions are allowed and the
+ *   origin ignores what it does not know), or up to ten Range parts (PDF readers ask for several
+ *   at once; the Apache killer's shape, overlapping parts by the dozen, stays 2).
  */
 import { percentDecode } from '../decode/url.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
@@ -37,9 +42,18 @@ function checkHost(view: RequestView): ProtocolHit | null {
   return null;
 }
 
+/** Structured-field booleans (RFC 8941) the browser writes itself: `?0` or `?1`, nothing else. */
+const browserBooleans = ['sec-fetch-user', 'sec-ch-ua-mobile'];
+
 function checkClientHeaders(view: RequestView): ProtocolHit | null {
   const agent = header(view, 'user-agent');
   if (agent !== undefined && agent.trim() === '') return protocolHit('protocol.user_agent_empty', 1, where('User-Agent'), 'empty User-Agent header');
+  // Pages cannot set Sec-* headers, so another value was written by hand (CRS 920275): a client
+  // posing as a browser. Harmless to the site by itself, hence only suspicious.
+  for (const name of browserBooleans) {
+    const value = header(view, name);
+    if (value !== undefined && !/^\s*\?[01]\s*$/.test(value)) return protocolHit('protocol.client_header_forged', 1, where(name), `${name}: ${value}`);
+  }
   return null;
 }
 
@@ -78,9 +92,22 @@ function checkAcceptCharset(view: RequestView): ProtocolHit | null {
 function checkRestrictedHeaders(view: RequestView): ProtocolHit | null {
   const proxy = header(view, 'proxy');
   if (proxy !== undefined) return protocolHit('protocol.httpoxy', 2, where('Proxy'), proxy);
+  // Openwave's WAP header: for a User-Agent starting "UP" (Openwave's browser) ASP.NET decodes the
+  // form body in the charset it names, so an EBCDIC one (ibm500) hides the whole body from filters
+  // that read bytes. With any other User-Agent ASP.NET ignores it, and so do we.
+  const postCharset = header(view, 'x-up-devcap-post-charset');
+  if (postCharset !== undefined && /^\s*up/i.test(header(view, 'user-agent') ?? '') && dangerousCharset(postCharset)) {
+    return protocolHit('protocol.accept_charset', 2, where('X-Up-Devcap-Post-Charset'), postCharset);
+  }
   for (const name of ['lock-token', 'if', 'content-encoding']) {
     const value = header(view, name);
     if (value !== undefined) return protocolHit('protocol.restricted_header', 1, where(name), `${name}: ${value}`);
+  }
+  // Content-Range on a request belongs to a resumable upload (`bytes 0-99/1000`); on a GET the
+  // server ignores it. One that does not parse is a probe of how the server reads it.
+  const contentRange = header(view, 'content-range');
+  if (contentRange !== undefined && !/^\s*bytes\s+(?:\d+-\d+|\*)\/(?:\d+|\*)\s*$/i.test(contentRange)) {
+    return protocolHit('protocol.restricted_header', 1, where('Content-Range'), contentRange);
   }
   return null;
 }
@@ -145,9 +172,18 @@ function checkRange(view: RequestView): ProtocolHit | null {
     // last < first makes the whole header void (RFC 9110 §14.1.1): the server ignores it.
     if (invalid) continue;
     if (specs.length > 10) return protocolHit('protocol.range_many', 1, where_, value);
-    if (name === 'request-range') return protocolHit('protocol.restricted_header', 1, where_, value);
   }
   return null;
+}
+
+/**
+ * `Request-Range`: Netscape 3 and MSIE 3's name for Range, sent by no client in use for twenty
+ * years, yet Apache still honours it — so it reaches the back end past any limit put on Range
+ * (the Apache killer, CVE-2011-3192, used it for that). Present at all, whatever its value: 2.
+ */
+function checkRequestRange(view: RequestView): ProtocolHit | null {
+  const value = view.headers.get('request-range');
+  return value ? protocolHit('protocol.request_range', 2, where('Request-Range'), value.join(', ')) : null;
 }
 
 function checkSizes(view: RequestView): ProtocolHit | null {
@@ -171,6 +207,7 @@ export function checkHeaders(view: RequestView): ProtocolHit | null {
     checkProxyHeaders(view),
     checkAcceptCharset(view),
     checkRange(view),
+    checkRequestRange(view),
     checkConnection(view),
     checkSizes(view),
     checkCookieVersion(view),

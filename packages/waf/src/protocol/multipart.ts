@@ -52,6 +52,11 @@ function checkPart(part: MultipartPart): ProtocolHit | null {
   // form, so such a name is forged (2); a file name is the user's ("John's CV.pdf"), so only odd (1).
   const odd = (text: string) => /["';=]/.test(text.replace(/&[a-z]{2,8};/gi, ''));
   if (odd(part.name)) return protocolHit('protocol.multipart_name_chars', 2, where, part.name);
+  // A backslash in a field name (`cv.p\d\f`): parsers that unescape it read another name than the
+  // WAF did (CRS 920120/920121). In a file name it is how old IE sent the client's path
+  // (`C:\Users\me\cv.pdf`); one that is no such path (`1.j\s\p`) hides its extension: odd.
+  if (part.name.includes('\\')) return protocolHit('protocol.multipart_name_chars', 2, where, part.name);
+  if (part.fileName !== null && part.fileName.includes('\\') && !/^(?:[a-z]:\\|\\\\)/i.test(part.fileName)) return protocolHit('protocol.multipart_name_chars', 1, where, part.fileName);
   if (part.fileName !== null && odd(part.fileName)) return protocolHit('protocol.multipart_name_chars', 1, where, part.fileName);
   return null;
 }

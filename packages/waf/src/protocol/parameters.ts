@@ -1,13 +1,19 @@
 /**
  * Checks on the parsed parameters, request-wide: names that carry line breaks (CRS 921150/921160,
  * header injection through a name), names with text after an array index (921210, parsers split
- * them differently), `_method` overrides to verbs outside the REST set (920650), and session fixation (943100-943120): a
+ * them differently), `_method` overrides (920650, see checkMethodOverride), ORM lookups that reach
+ * secret columns (934210/934220, see checkOrmLookups), and session fixation (943100-943120): a
  * session id planted through a link or form from another site, or a cookie set by script.
  *
  * Severities (our choice): a line break in a name, a session id parameter arriving with a Referer
  * from another site, and a script that writes a cookie with `expires`/`domain` in a URL parameter
  * are 2, and so is a session id in the URL without Referer (a link in a mail: how fixation is
  * delivered). A session id in a body without Referer (API clients) and `_method=PROPFIND` are 1.
+ *
+ * Not checked here, in either mode: how many parameters, how long a name or value, how large an
+ * upload (CRS 920360-920400). Those are limits of one site (a CMS editor posts 200 KB of HTML, a
+ * survey 300 fields), CRS itself leaves them unset by default, and the body size cap is the site's
+ * own setting; a default that guessed them would break ordinary sites.
  */
 import { percentDecode } from '../decode/url.ts';
 import type { RequestInput } from '../types.ts';
@@ -116,20 +122,69 @@ function checkNames(inputs: readonly RequestInput[]): ProtocolHit | null {
   return weak;
 }
 
-const restVerbs = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The verbs a form may ask for through `_method` (Rails, Laravel, Express's method-override). */
+const overrideVerbs = new Set(['PUT', 'PATCH', 'DELETE', 'POST']);
+/** Verbs that echo or tunnel the request: no form has a reason to ask for them. */
+const debugVerbs = new Set(['TRACE', 'TRACK', 'DEBUG', 'CONNECT']);
 
+/**
+ * `_method` (CRS 920650). Rails and Laravel forms post `_method=PUT|PATCH|DELETE` in the body, and
+ * Express's method-override documents `POST /resource?_method=DELETE`: both are how ordinary sites
+ * work, so a POST asking for a REST verb is no finding in either mode. What no form does:
+ *  - a GET or HEAD that asks to be read as another verb: a link is all it takes, and SameSite=Lax
+ *    cookies ride along on a top-level GET (CSRF past SameSite): 2;
+ *  - TRACE, TRACK, DEBUG, CONNECT (cross-site tracing, tunnels): 2;
+ *  - any other verb (GET/HEAD/OPTIONS through a POST, WebDAV's PROPFIND, made-up names): 1.
+ */
 function checkMethodOverride(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
   for (const input of inputs) {
+    if ((input.location !== 'query' && input.location !== 'body') || input.name !== '_method') continue;
     const value = input.value.trim().toUpperCase();
-    // Rails and Laravel forms send `_method=PUT|PATCH|DELETE` all the time; overriding to a verb
-    // outside the REST set (TRACE, WebDAV's PROPFIND, a made-up one) is a filter bypass (CRS 920650).
-    if ((input.location === 'query' || input.location === 'body') && input.name === '_method' && /^[A-Z]{3,10}$/.test(value) && !restVerbs.has(value) && value !== view.method) {
-      return protocolHit('protocol.method_override', 1, { location: input.location, name: '_method' }, input.value);
-    }
+    if (!/^[A-Z]{3,10}$/.test(value) || value === view.method) continue;
+    const where = { location: input.location, name: '_method' };
+    const safeRequest = view.method === 'GET' || view.method === 'HEAD';
+    if (debugVerbs.has(value) || (safeRequest && value !== 'GET' && value !== 'HEAD')) return protocolHit('protocol.method_override', 2, where, `${view.method} as ${input.value}`);
+    if (!overrideVerbs.has(value)) return protocolHit('protocol.method_override', 1, where, `${view.method} as ${input.value}`);
   }
   return null;
 }
 
+/** Django's field lookups (and the JSONField / ArrayField ones) that end a `field__lookup` name. */
+const ormLookups = new Set([
+  'exact', 'iexact', 'contains', 'icontains', 'in', 'gt', 'gte', 'lt', 'lte', 'startswith', 'istartswith', 'endswith', 'iendswith',
+  'range', 'isnull', 'regex', 'iregex', 'has_key', 'has_keys', 'has_any_keys', 'contained_by', 'overlap', 'len', 'search',
+]);
+/** Lookups that test a value a piece at a time: with them a filter reads a hidden column letter by letter. */
+const probingLookups = new Set(['startswith', 'istartswith', 'endswith', 'iendswith', 'regex', 'iregex', 'contains', 'icontains']);
+/** Columns no filter a site offers is about. */
+const secretField = /^(?:password|passwd|pwd|password_hash|hashed_password|secret|secret_key|api_key|apikey|token|auth_token|access_token|refresh_token|reset_token|session_key|otp|otp_secret|totp_secret|private_key|salt)$/;
+
+/**
+ * ORM filter injection ("ORM leak", CRS 934210/934220): Django, Prisma-style and DRF filter
+ * backends turn a parameter name `a__b__c__startswith` into a query across relations, so a name
+ * that reaches a password or token column (`created_by__user__password__startswith=p`,
+ * `password__isnull=true`) reads it one character per request: 2. Django's own admin and
+ * django-filter put such names in their URLs (`author__id__exact=3`, `price__gte=10`,
+ * `author__name__icontains=x`), so a lookup alone is no finding in either mode; a probing lookup
+ * after two or more relation hops is past what filter forms offer: 1.
+ */
+function checkOrmLookups(inputs: readonly RequestInput[]): ProtocolHit | null {
+  let weak: ProtocolHit | null = null;
+  for (const input of inputs) {
+    if (input.location !== 'query_name' && input.location !== 'body_name') continue;
+    const name = input.value;
+    if (name.length > 200 || !name.includes('__')) continue;
+    const parts = name.toLowerCase().split('__');
+    const lookup = parts[parts.length - 1]!;
+    if (parts.length < 2 || !ormLookups.has(lookup) || !parts.every((p) => /^[a-z][a-z0-9_]*$/.test(p))) continue;
+    const fields = parts.slice(0, -1);
+    const where = { location: input.location, name };
+    if (fields.some((f) => secretField.test(f))) return protocolHit('protocol.orm_lookup', 2, where, name);
+    if (fields.length >= 3 && probingLookups.has(lookup)) weak ??= protocolHit('protocol.orm_lookup', 1, where, name);
+  }
+  return weak;
+}
+
 export function checkParameters(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
-  return strongest([checkNames(inputs), checkSessionFixation(view, inputs), checkCookieWrite(inputs), checkMethodOverride(view, inputs)]);
+  return strongest([checkNames(inputs), checkSessionFixation(view, inputs), checkCookieWrite(inputs), checkMethodOverride(view, inputs), checkOrmLookups(inputs)]);
 }

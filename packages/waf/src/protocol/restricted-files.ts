@@ -30,7 +30,7 @@ const leakDotNames = new Set([
   '.plandex', '.fabric', '.n8n', '.junie', '.rovodev', '.aiignore', '.cursorignore', '.cursorrules', '.clinerules', '.windsurfrules',
 ]);
 /** Whole file names that leak configuration or secrets wherever they sit. */
-const leakFileNames = new Set(['wp-config.php.bak', 'wp-config.bak', 'wp-config.old', 'wp-config.txt', 'wp-config.tmp', 'wp-config.php~', 'web.config', 'sftp-config.json', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'authorized_keys', 'known_hosts', 'debug.log', 'error.log', 'errors.log', 'npm-debug.log', 'ws_ftp.ini', 'settings.local.php', 'parameters.yml', 'database.yml']);
+const leakFileNames = new Set(['wp-config.php.bak', 'wp-config.bak', 'wp-config.old', 'wp-config.txt', 'wp-config.tmp', 'wp-config.php~', 'web.config', 'sftp-config.json', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'privkey.pem', 'authorized_keys', 'known_hosts', 'debug.log', 'error.log', 'errors.log', 'npm-debug.log', 'ws_ftp.ini', 'settings.local.php', 'parameters.yml', 'database.yml']);
 /** Build files CRS also lists; real sites occasionally publish them. */
 const oddFileNames = new Set(['package.json', 'package-lock.json', 'composer.json', 'composer.lock', 'yarn.lock', 'tsconfig.json', 'gruntfile.js', 'webpack.config.js', 'dockerfile', 'docker-compose.yml', '.gitignore', '.gitlab-ci.yml', '.travis.yml', 'bower.json', 'ormconfig.json']);
 

@@ -33,6 +33,11 @@ describe('server-side JavaScript injection detector', () => {
     { value: 'function() {', rule: 'node.function_literal' },
     // React Server Components references
     { value: '{"then":"$1:__proto__:then","_formData":{"get":"$3:constructor:constructor"}}', rule: 'node.flight_reference' },
+    // a reference path with no JavaScript word in it (Module, then, _compile)
+    { value: '{"reason":{"0":"$7:Module:prototype","toString":"$b:pop"},"value":"{\\"then\\":\\"$b:map\\"}"}', rule: 'node.flight_reference' },
+    // a letter escaped inside an identifier hides the word: what it reaches counts in full
+    { value: 'c\\u006fnsole.info(1)', rule: 'node.process_reach' },
+    { value: 'pr\\u{6f}cess.env' },
     // prototype pollution in names, keys and query-string paths
     { value: '__proto__[isAdmin]', location: 'query_name', rule: 'node.prototype_pollution' },
     { value: '__proto__.test', location: 'query_name' },
@@ -59,6 +64,11 @@ describe('server-side JavaScript injection detector', () => {
     { value: 'new Function() in JavaScript', below: 2 },
     { value: "require('fs') not working in the browser", below: 2 },
     { value: 'process.env in node' },
+    // JSON escapes what is not ASCII, never a letter; escapes there are no evasion
+    { value: '{"name":"Jos\\u00e9","note":"caf\\u00e9"}' },
+    { value: '{"city":"M\\u00fcnchen","text":"process.env explained"}', below: 2 },
+    // a Flight-looking string that walks no prototype
+    { value: '{"ref":"$7:Module:default"}' },
     { value: 'console.log(JSON.stringify(obj))', below: 2 },
     { value: 'const fs = require("fs")', below: 2 },
     { value: 'the constructor.prototype chain' },

@@ -40,10 +40,15 @@ describe('SSRF detector', () => {
     // suspicious only: internal names and canonical private addresses
     { value: 'http://localhost:8080/admin', severity: 1, rule: 'ssrf.internal_host' },
     { value: 'http://127.0.0.1/', severity: 1 },
-    { value: 'http://host.docker.internal/', severity: 1 },
     { value: 'http://[::1]/', severity: 1 },
     { value: 'localhost/', severity: 1 },
-    { value: 'kubernetes.default.svc.cluster.local/', severity: 1 },
+    { value: 'lvh.me/', severity: 1 },
+    // container and cluster names resolve only inside the infrastructure: no browser is sent there
+    { value: 'http://host.docker.internal/', rule: 'ssrf.internal_host' },
+    { value: 'http://gateway.docker.internal:2375/containers/json' },
+    { value: 'host.containers.internal/' },
+    { value: 'kubernetes.default.svc.cluster.local/' },
+    { value: 'https://redis.cache.svc.cluster.local:6379/' },
     // PHP's ssh2 stream wrappers
     { value: 'ssh2.sftp://user:password@example.com:22/path/to/filename', rule: 'ssrf.php_ssh2_wrapper' },
     { value: 'ssh2.tunnel://user:password@example.com:22/10.0.0.1:25' },
@@ -72,6 +77,10 @@ describe('SSRF detector', () => {
     { value: 'localhost' },
     { value: 'dbhost=localhost' },
     { value: 'ssh2.sftp is a PHP wrapper' },
+    // a container name in prose or as a bare setting value, no URL
+    { value: 'run it with --add-host=host.docker.internal:host-gateway' },
+    { value: 'host.docker.internal' },
+    { value: 'http://docker.internal.example.com/' },
   ]);
   checkRobust(detectSsrf);
 });

@@ -27,6 +27,11 @@ describe('template injection detector', () => {
     { value: "{{['id']|filter('system')}}" },
     { value: '<%= `id` %>' },
     { value: '{{ settings.SECRET_KEY }}', severity: 1 },
+    // blind probes: a block whose condition is a literal
+    { value: '{% if True %}49{% endif %}', rule: 'ssti.expression' },
+    { value: '<% if True %>49<% endif %>' },
+    { value: '<%= if 1==1 %>x<% end %>' },
+    { value: "{% if 'a' == 'a' %}ok{% endif %}" },
   ]);
   checkBenign(detectSsti, [
     { value: '{{ user.name }}' },
@@ -35,6 +40,9 @@ describe('template injection detector', () => {
     { value: 'const s = `${a + b}`;', location: 'body' },
     { value: 'The standard for the <$ tag is to enclose text' },
     { value: '{% if user %}Hi{% endif %}' },
+    { value: '{% if user.is_authenticated %}Hi{% endif %}' },
+    { value: '{% if count == 1 %}one{% endif %}' },
+    { value: '<% if @user.admin? %>Admin<% end %>' },
     { value: '#{user.id}' },
     { value: 'use {{ 5 }} items' },
     { value: 'Total: $5 * 3 = $15' },

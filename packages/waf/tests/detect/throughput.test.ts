@@ -75,7 +75,8 @@ describe('throughput on benign text', () => {
       const mbps = (rounds * bytes) / seconds / 1e6;
       lines.push(`${name.padEnd(11)} ${Math.round(perSecond).toLocaleString('en-US').padStart(11)} values/s  ${mbps.toFixed(1).padStart(7)} MB/s`);
       expect(hits).toBe(0);
-      expect(perSecond).toBeGreaterThan(20_000);
+      // A quiet machine gives cmdi, the slowest, ~85,000; a loaded one (load 10 on 2 cores) measured 17,000.
+      expect(perSecond).toBeGreaterThan(10_000);
     }
     console.log(`[throughput] ${benign.length} benign values, ${bytes} bytes, ${rounds} rounds\n  ${lines.join('\n  ')}`);
   });

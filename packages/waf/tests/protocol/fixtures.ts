@@ -61,6 +61,15 @@ export const attacks: Fixture[] = [
   { what: 'base64 transfer encoding', wire: multipart('Content-Disposition: form-data; name="q"\r\nContent-Transfer-Encoding: base64\r\n\r\nPHNjcmlwdD4='), rule: 'protocol.multipart_transfer_encoding', severity: 2 },
   { what: 'UTF-7 text field', wire: multipart('Content-Disposition: form-data; name="q"\r\nContent-Type: text/plain; charset=utf-7\r\n\r\n+ADw-script+AD4-'), rule: 'protocol.multipart_charset', severity: 2 },
   { what: '_charset_ switching the form to UTF-7', wire: multipart('Content-Disposition: form-data; name="_charset_"\r\n\r\nutf-7'), rule: 'protocol.multipart_charset', severity: 2 },
+  { what: 'Request-Range (Netscape-era Range Apache still honours)', wire: `GET /media/big.iso HTTP/1.1\n${browser}\nRequest-Range: bytes=0-1023\n\n`, rule: 'protocol.request_range', severity: 2 },
+  { what: 'Request-Range that does not even parse', wire: `GET / HTTP/1.1\n${browser}\nRequest-Range: nonsense\n\n`, rule: 'protocol.request_range', severity: 2 },
+  { what: 'EBCDIC form charset for an Openwave browser (ASP.NET)', wire: 'POST /login.aspx HTTP/1.1\nHost: shop.example\nUser-Agent: UP.Browser/6.2\nX-Up-Devcap-Post-Charset: ibm500\nContent-Type: application/x-www-form-urlencoded\nContent-Length: 5\n\n%89=1', rule: 'protocol.accept_charset', severity: 2 },
+  { what: "a TLS private key by URL", wire: `GET /etc/letsencrypt/live/shop.example/privkey.pem HTTP/1.1\n${browser}\n\n`, rule: 'protocol.restricted_file', severity: 2 },
+  { what: 'GET link read as DELETE (CSRF past SameSite=Lax)', wire: `GET /account/delete?_method=DELETE HTTP/1.1\n${browser}\n\n`, rule: 'protocol.method_override', severity: 2 },
+  { what: '_method to TRACE', wire: form('_method=trace'), rule: 'protocol.method_override', severity: 2 },
+  { what: 'backslash in a multipart field name', wire: multipart('Content-Disposition: form-data; name="cv.p\\d\\f"; filename="cv.pdf"\r\n\r\nx'), rule: 'protocol.multipart_name_chars', severity: 2 },
+  { what: 'ORM filter reading a password hash', wire: `GET /api/articles?created_by__user__password__startswith=pbkdf2 HTTP/1.1\n${browser}\n\n`, rule: 'protocol.orm_lookup', severity: 2 },
+  { what: 'ORM filter on a token in a JSON key', wire: 'POST /api/users/search HTTP/1.1\nHost: api.shop.example\nUser-Agent: x/1\nContent-Type: application/json\nContent-Length: 29\n\n{"reset_token__isnull":false}', rule: 'protocol.orm_lookup', severity: 2 },
 ];
 
 export const suspicious: Fixture[] = [
@@ -82,6 +91,13 @@ export const suspicious: Fixture[] = [
   { what: 'Stripe Checkout coming back', wire: 'GET /order/success?session_id=cs_test_a1B2c3 HTTP/1.1\nHost: shop.example\nUser-Agent: Mozilla/5.0 Chrome/126.0\nAccept: text/html\nReferer: https://checkout.stripe.com/\n\n', rule: 'protocol.session_fixation' },
   { what: 'index with trailing text in a name', wire: `GET /?foo[1]a=bar HTTP/1.1\n${browser}\n\n`, rule: 'protocol.name_after_index' },
   { what: '_method to a WebDAV verb', wire: form('_method=PROPFIND'), rule: 'protocol.method_override' },
+  { what: '_method to HEAD through a POST', wire: `POST /api/items?_method=HEAD HTTP/1.1\n${browser}\nContent-Length: 0\n\n`, rule: 'protocol.method_override' },
+  { what: 'Content-Range that does not parse', wire: `GET / HTTP/1.1\n${browser}\nContent-Range: test\n\n`, rule: 'protocol.restricted_header' },
+  { what: 'a multipart subtype nobody registered', wire: form('--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n', 'multipart/foo; boundary=XyZ'), rule: 'protocol.content_type_confusion' },
+  { what: 'a boundary on a type that is not multipart', wire: form('--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n', 'application/foo; boundary=XyZ'), rule: 'protocol.content_type_confusion' },
+  { what: 'backslashes hiding a file extension', wire: multipart('Content-Disposition: form-data; name="f"; filename="1.j\\s\\p"\r\n\r\nx'), rule: 'protocol.multipart_name_chars' },
+  { what: 'Sec-Fetch-User written by hand', wire: `GET / HTTP/1.1\n${browser}\nSec-Fetch-User: yes\n\n`, rule: 'protocol.client_header_forged' },
+  { what: 'ORM probe three relations deep', wire: `GET /api/orders?customer__profile__city__startswith=Ber HTTP/1.1\n${browser}\n\n`, rule: 'protocol.orm_lookup' },
 ];
 
 export const benign: Fixture[] = [
@@ -112,4 +128,14 @@ export const benign: Fixture[] = [
   { what: 'Accept-Charset-free Accept with a q list', wire: `GET / HTTP/1.1\nHost: shop.example\nUser-Agent: Mozilla/5.0\nAccept: text/html;q=0.9;charset="windows-1252",*/*;q=0.8\n\n` },
   { what: 'SOAP MTOM naming types in parameters', wire: 'POST /ws HTTP/1.1\nHost: api.shop.example\nUser-Agent: Apache-CXF/3.6\nContent-Type: multipart/related; type="application/xop+xml"; boundary="uuid:1"; start-info="text/xml"\nContent-Length: 0\n\n' },
   { what: 'prose about cookie expiry and domains', wire: form('body=The+session+cookie%3B+expires%3D+one+day%2C+domain%3D+shop.example.') },
+  { what: "Express method-override in the query of a POST", wire: `POST /resource/7?_method=DELETE HTTP/1.1\n${browser}\nContent-Type: application/x-www-form-urlencoded\nContent-Length: 0\n\n` },
+  { what: 'Rails form updating a record', wire: form('_method=patch&user%5Bname%5D=Anna') },
+  { what: 'Django admin list filter across a relation', wire: `GET /admin/shop/book/?author__country__id__exact=2&pub_date__gte=2024-01-01&o=-1 HTTP/1.1\n${browser}\n\n` },
+  { what: 'django-filter search on a related name', wire: 'GET /api/books?author__name__icontains=tolstoy&price__lte=20 HTTP/1.1\nHost: api.shop.example\nUser-Agent: axios/1.7\nAccept: application/json\n\n' },
+  { what: 'a password form (no lookup in the name)', wire: form('username=anna&password=hunter2&password__confirm=hunter2') },
+  { what: 'resumable upload chunk', wire: 'PUT /uploads/42 HTTP/1.1\nHost: shop.example\nUser-Agent: tus-js-client/4.1\nContent-Type: application/offset+octet-stream\nContent-Range: bytes 0-3/100\nContent-Length: 4\n\nabcd' },
+  { what: 'old IE sending the full client path of a file', wire: multipart('Content-Disposition: form-data; name="cv"; filename="C:\\Users\\anna\\cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4') },
+  { what: 'WAP charset header from an ordinary browser (ASP.NET ignores it)', wire: `POST /login.aspx HTTP/1.1\n${browser}\nX-Up-Devcap-Post-Charset: ibm500\nContent-Type: application/x-www-form-urlencoded\nContent-Length: 3\n\na=1` },
+  { what: 'browser fetch metadata and client hints', wire: `GET / HTTP/1.1\n${browser}\nSec-Fetch-User: ?1\nSec-Fetch-Mode: navigate\nSec-CH-UA-Mobile: ?0\n\n` },
+  { what: 'multipart/mixed batch', wire: form('--b1\r\nContent-Type: application/http\r\n\r\nGET /x HTTP/1.1\r\n--b1--\r\n', 'multipart/mixed; boundary=b1') },
 ];

@@ -38,7 +38,7 @@ export function detectNodeInjection(value: string, location: InputLocation, _nam
 const evasive = new Set(['node.serialized_function', 'node.flight_reference']);
 
 /** One pass over the value: every check below needs one of these words. */
-const anyMarker = /_\$\$ND_FUNC|__js_function|__proto__|constructor|prototype|@\{|while|for|process|require|module|global|console|unction/;
+const anyMarker = /_\$\$ND_FUNC|__js_function|__proto__|constructor|prototype|@\{|while|for|process|require|module|global|console|unction|\\u(?:00[4-7]|\{)/;
 
 function detect(text: string, location: InputLocation): DetectorHit | null {
   if (!anyMarker.test(text)) return null;

@@ -34,12 +34,30 @@ const coreModules = new Set(['child_process', 'fs', 'net', 'vm', 'os', 'http', '
 const processReach = new Set(['mainmodule', 'binding', '_linkedbinding', 'dlopen', 'kill', 'exit', 'abort', 'chdir', 'setuid']);
 const maxChains = 32;
 
+/** `\u006f`, `\u{6f}`: an escape JavaScript reads inside an identifier as the letter itself. */
+const letterEscape = /\\u(?:00(?:[46][1-9a-f]|[57][0-9a]|5f|24)|\{0*(?:[46][1-9a-f]|[57][0-9a]|5f|24)\})/gi;
+
 export function judgeMemberChains(value: string): DetectorHit | null {
+  // A React Server Components reference (`"$7:Module:prototype"`) walks its path with no JS word in it.
+  const flight = findFlightReference(value);
+  if (flight >= 0) return hit('node.flight_reference', value, flight, 2);
+  if (value.includes('\\u')) {
+    // `c\u006fnsole.info(1)`: JSON and JS encoders escape what is not ASCII, never a plain letter;
+    // one escaped inside an identifier is there to hide the word from filters, so what the
+    // unescaped chain reaches is a clear attack.
+    const unescaped = value.replace(letterEscape, (e) => String.fromCharCode(parseInt(e.replace(/[^0-9a-f]/gi, '').slice(-4), 16)));
+    if (unescaped !== value) {
+      const found = judgeChains(unescaped);
+      if (found) return { ...found, severity: 2 };
+    }
+  }
+  return judgeChains(value);
+}
+
+function judgeChains(value: string): DetectorHit | null {
   if (!rootWords.test(value)) return null;
   // x['constructor']['constructor'] is x.constructor.constructor: read the bracket form as the dot form.
   const text = value.includes('constructor') ? value.replace(/\[\s*(["'`])constructor\1\s*\]/g, '.constructor') : value;
-  const flight = findFlightReference(text);
-  if (flight >= 0) return hit('node.flight_reference', text, flight, 2);
   let best: DetectorHit | null = null;
   roots.lastIndex = 0;
   let count = 0;

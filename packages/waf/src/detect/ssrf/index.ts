@@ -7,8 +7,11 @@
  *  - an IP written in an evasive form (integer, hex, octal, IPv4-mapped IPv6, Unicode digits), a
  *    backslash-escaped host or an authority that parsers disagree on (`a.com:80 &@127.0.0.1#@b.com`):
  *    clear attack — no legitimate link is written like that;
- *  - loopback, private and container-internal hosts (`http://localhost:3000/callback` is a real
- *    OAuth redirect in development): suspicious only.
+ *  - loopback and private hosts (`http://localhost:3000/callback` is a real OAuth redirect in
+ *    development, and RFC 8252 has native apps redirect to `http://127.0.0.1:port/`): suspicious only;
+ *  - container and cluster-internal names (`host.docker.internal`, `*.svc.cluster.local`): clear
+ *    attack. They resolve only inside the infrastructure, so no page, redirect or callback a
+ *    browser follows names them; only a server can be sent there.
  * No AttackKind for SSRF exists; it is reported as file inclusion (a server made to fetch a URL).
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
@@ -27,6 +30,11 @@ const internalHosts = new Set([
   'host.docker.internal', 'gateway.docker.internal', 'kubernetes.docker.internal', 'host.containers.internal', 'kubernetes.default.svc',
   'kubernetes.default.svc.cluster.local', 'kubernetes.default', 'localtest.me', 'lvh.me',
 ]);
+
+/** Names that exist only inside container runtimes and clusters (a subset of internalHosts). */
+function isInfrastructureHost(host: string): boolean {
+  return host.endsWith('.docker.internal') || host === 'host.containers.internal' || host === 'kubernetes.default' || host === 'kubernetes.default.svc' || host.endsWith('.svc.cluster.local');
+}
 
 const ssh2Wrappers = new Set(['ssh2.shell', 'ssh2.exec', 'ssh2.tunnel', 'ssh2.sftp', 'ssh2.scp']);
 const maxUrls = 16;
@@ -86,6 +94,7 @@ function bareInternalUrl(value: string): DetectorHit | null {
   const slash = value.indexOf('/');
   if (slash <= 0 || slash > 64) return null;
   const head = value.slice(0, slash).trim().toLowerCase();
+  if (isInfrastructureHost(head)) return hit('ssrf.internal_host', value, 0, 2);
   return internalHosts.has(head) ? hit('ssrf.internal_host', value, 0, 1) : null;
 }
 
@@ -145,6 +154,7 @@ function judgeHost(raw: string, value: string, start: number): DetectorHit | nul
     return null;
   }
   if (unicode && /^[a-z0-9.-]+$/.test(host) && (internalHosts.has(host) || metadataHosts.has(host))) return hit('ssrf.obfuscated_ip', value, start, 2);
+  if (isInfrastructureHost(host)) return hit('ssrf.internal_host', value, start, 2);
   if (internalHosts.has(host) || host.endsWith('.internal') || host.endsWith('.svc.cluster.local')) return hit('ssrf.internal_host', value, start, 1);
   return null;
 }

@@ -77,8 +77,16 @@ function hasMarker(value: string): boolean {
   return false;
 }
 
+/**
+ * `{% if True %}49{% endif %}`, `<% if 1==1 %>…<% end %>`: a block tag whose condition is a literal.
+ * No template tests a constant, so the blind probe's answer (the 49 showing or not) is all it is.
+ */
+const literal = String.raw`(?:\d{1,9}|'[^']{0,8}'|"[^"]{0,8}")`;
+const constantCondition = new RegExp(String.raw`^(?:el)?if\s+(?:not\s+)?\(?\s*(?:true|false|none|nil|${literal}(?:\s*(?:==|!=|<=|>=|<|>)\s*${literal})?)\s*\)?\s*:?$`);
+
 function judgeExpression(expr: string, open: string): 1 | 2 | null {
   if (expr.length === 0) return null;
+  if ((open === '{%' || open === '<%' || open === '<%=') && constantCondition.test(expr)) return 2;
   // Belongs to other detectors: log4j lookups, shell parameter expansion.
   if (open === '${' && /^(?:jndi|lower|upper|env|sys|::-|ifs\b|path:|home:)/.test(expr)) return null;
   if (isLiteralArithmetic(expr)) return 2;
