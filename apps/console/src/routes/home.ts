@@ -58,15 +58,11 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
       setModuleFlags(ctx.db, modules, status);
       const flags = getModuleFlags(ctx.db);
       recordModuleSwitch(ctx, request, modules, status);
-      // The website gateway is the console's to drive (its file, its reload), not the agent's: told now, whether or not the agent answers.
-      const gateway = modules.includes('website') ? ctx.policy.changed() : Promise.resolve();
       try {
         await ctx.agent.call('module.switch', { modules: [...modules], status });
       } catch {
-        await gateway;
         return warning(request, 'module_saved_agent_down', flags);
       }
-      await gateway;
       return ok(request, flags, status === 1 ? 'module_switched_on' : 'module_switched_off');
     },
   );

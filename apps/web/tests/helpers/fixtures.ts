@@ -13,7 +13,6 @@ export function userInfoFor(role: RoleId, extra: Partial<UserInfo> = {}): UserIn
     module_list: defaultModuleFlags(),
     demo: null,
     lang: 'en-US',
-    client_ip: '',
     ...extra,
   };
 }
