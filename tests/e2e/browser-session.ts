@@ -61,8 +61,18 @@ export async function api(product: RunningProduct, token: string, method: 'GET' 
 
 /** Picks a language with the header's switch (stored, told to the server, page reloaded). */
 export async function switchLanguage(page: Page, label: 'English' | '简体中文', menuText: RegExp) {
-  await page.click(id('lang-switch'));
-  await page.click(`.ant-select-item-option:has-text("${label}")`);
+  // The dashboard re-renders the header as its figures arrive, which can close the open list under
+  // the click: open it again and retry rather than wait on a detached option.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.click(id('lang-switch'), { timeout: 5_000 });
+      await page.click(`.ant-select-item-option:has-text("${label}")`, { timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 6) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.waitForLoadState('load');
   await expect.poll(() => page.textContent(id('menu-log')), { timeout: 10_000 }).toMatch(menuText);
 }

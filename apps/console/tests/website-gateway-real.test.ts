@@ -65,9 +65,12 @@ const get = async (path: string) => {
   return { status: res.status, text: await res.text() };
 };
 
-/** Drains until the log shows an event that `match` accepts (workers report to the primary in batches). */
+/**
+ * Drains until the log shows an event that `match` accepts (workers report to the primary in batches,
+ * and the primary holds the first events while it writes its geo-IP cache: seconds on a busy machine).
+ */
 async function drainUntil(match: (row: { content: string; ip: string }) => boolean): Promise<{ content: string; ip: string }[]> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 200; i++) {
     await h.console.website.poller.drainOnce();
     await h.console.ctx.events.flush();
     const rows = (await call('GET', '/log/system?module=website&size=100')).body.data.list as { content: string; ip: string }[];

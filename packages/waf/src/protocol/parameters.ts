@@ -67,6 +67,13 @@ function refererForeignness(view: RequestView): 'host' | 'site' | false | null {
   return siteOf(from) === siteOf(to) ? 'host' : 'site';
 }
 
+/** `/login`, `/user/signin`, `/auth`…: the last segment of the path names a sign-in page. */
+const signInSegment = /\/(?:log-?in|log-?on|sign-?in|auth|authenticate)(?:\.[a-z]{2,5})?\/?$/i;
+
+function isSignInPath(path: string): boolean {
+  return signInSegment.test(path);
+}
+
 function checkSessionFixation(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
   for (const input of inputs) {
     if (input.location !== 'query_name' && input.location !== 'body_name') continue;
@@ -80,7 +87,10 @@ function checkSessionFixation(view: RequestView, inputs: readonly RequestInput[]
     const inQuery = input.location === 'query_name';
     if (genericSessionNames.has(name.toLowerCase())) {
       if (foreign === false) continue;
-      return protocolHit('protocol.session_fixation', 1, where, `${name} from ${foreign === null ? 'no Referer' : header(view, 'referer')}`);
+      // A page of another site sending the browser to this one's sign-in with a session id is the
+      // fixation itself; payment and OAuth returns land on their own pages (success, callback).
+      const severity = foreign === 'site' && isSignInPath(view.path) ? 2 : 1;
+      return protocolHit('protocol.session_fixation', severity, where, `${name} from ${foreign === null ? 'no Referer' : header(view, 'referer')}`);
     }
     if (foreign === 'site' || (inQuery && foreign === 'host')) return protocolHit('protocol.session_fixation', 2, where, `${name} with Referer ${header(view, 'referer')}`);
     if (foreign === null) return protocolHit('protocol.session_fixation', inQuery ? 2 : 1, where, `${name} without Referer`);
