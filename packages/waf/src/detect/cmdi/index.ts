@@ -12,6 +12,7 @@
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
 import { findBatchStatement } from './batch.ts';
+import { hit } from './hit.ts';
 import { detectCodeExec } from './code-exec.ts';
 import { distinctiveWrappers, globMatch, resolveCommand, shellKeywords, wrappers, type ResolvedCommand } from './commands.ts';
 import { looksBinary, looksLikeDocument } from '../text-shape.ts';
@@ -429,6 +430,3 @@ function isShellArgument(arg: string, afterSeparator: boolean): boolean {
   return /^\*|^\.\w/.test(arg);
 }
 
-function hit(rule: string, evidence: string, severity: 1 | 2): DetectorHit {
-  return { kind: 'cmdi', rule, evidence: evidence.slice(0, 120), severity };
-}

@@ -14,6 +14,7 @@
  * exclamation or a score: suspicious (1, strict mode only).
  */
 import type { DetectorHit } from '../../types.ts';
+import { hit } from './hit.ts';
 
 /** The sqlite3 console's dot-commands (its `.help`), the ones an injection would use or probe with. */
 const sqliteDotCommands = new Set([
@@ -53,8 +54,4 @@ function findSqliteDotCommand(value: string): string | null {
     if (m && sqliteDotCommands.has(m[1]!.toLowerCase())) return value.slice(semi, semi + 80);
   }
   return null;
-}
-
-function hit(rule: string, evidence: string, severity: 1 | 2): DetectorHit {
-  return { kind: 'cmdi', rule, evidence: evidence.slice(0, 120), severity };
 }
