@@ -229,7 +229,8 @@ describe('website server tab in a real browser', () => {
     await clearSites();
     // setup.sh's test mode installs nginx and Apache with their services stopped: their Debian
     // default sites are what `nginx -T` and `apachectl -S` (run by the root agent) report.
-    const found = (await api(product, token, 'GET', '/website/server/discover')).data as { sites: { server: string; listen: { address: string; port: number }[]; upstream_hint: string; source: string }[] };
+    type Found = { server: string; listen: { address: string; port: number }[]; upstream_hint: string; origin_move: { from: string; to: string; tls: boolean } | null; source: string };
+    const found = (await api(product, token, 'GET', '/website/server/discover')).data as { sites: Found[] };
     const nginx = found.sites.findIndex((s) => s.server === 'nginx');
     const apache = found.sites.findIndex((s) => s.server === 'apache');
     expect(nginx, 'nginx default site (setup.sh test mode installs nginx)').toBeGreaterThanOrEqual(0);
@@ -249,9 +250,15 @@ describe('website server tab in a real browser', () => {
     expect(await page.inputValue(field('web-site-listen-0-port'))).toBe('80');
     expect(await page.inputValue(box('web-site-upstreams'))).toBe(found.sites[nginx]!.upstream_hint);
     expect(await page.textContent(`.ant-modal:has(${id('web-site-form')}) .ant-modal-title`)).toBe('添加防护站点');
-    // nginx still answers where the gateway would listen: saving as suggested would loop, and the form says so.
-    await page.click(id('web-site-save'));
-    await expect.poll(() => page.textContent(id('web-site-error-upstreams')), ui).toBe(`${found.sites[nginx]!.upstream_hint} 是本站点自己的监听地址，网关会转发给自己。请先把 Web 服务器改到其他端口（例如 127.0.0.1:8080），再把它填为源站。`);
+    // The Debian default site serves its own pages: the suggestion is nginx moved to a free loopback
+    // port (never its own :80, which the gateway takes), and the form says what to change first.
+    const move = found.sites[nginx]!.origin_move!;
+    expect(move.from).toMatch(/:80$/);
+    expect(found.sites[nginx]!.upstream_hint).toBe(`http://${move.to}`);
+    expect(found.sites[nginx]!.upstream_hint).not.toMatch(/:80$/);
+    expect(await page.textContent(id('web-site-move-first'))).toBe(
+      `保存前：请在 ${found.sites[nginx]!.source} 中把 nginx 的监听地址 ${move.from} 改为 ${move.to}，并重新加载 nginx。之后由网关监听 ${move.from}，转发到 http://${move.to}。`,
+    );
     await page.click(`.ant-modal:has(${id('web-site-form')}) .ant-modal-footer .ant-btn-default`);
     await page.waitForSelector(id('web-site-form'), { state: 'detached' });
     expect((await sites()).list).toEqual([]);

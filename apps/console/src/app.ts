@@ -48,6 +48,7 @@ import { createWebsiteLink, type WebsiteLink } from './website/website-link.ts';
 import { createGatewayPoller, type GatewayPoller } from './website/gateway-events.ts';
 import { shortcutLinkRoutes } from './shortcuts/link-routes.ts';
 import { EventSink } from './services/event-sink.ts';
+import { PolicySignal } from './services/policy-signal.ts';
 import { DownloadJobs } from './services/download-jobs.ts';
 import { installAuditTrail } from './http/audit-trail.ts';
 import { startNoticeFeed } from './ws/notice-feed.ts';
@@ -99,6 +100,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
     events: new EventSink(options.agent, { log: (line) => process.stderr.write(`${line}\n`) }),
     downloads: new DownloadJobs(downloadsDir, options.agent, now),
     noticeFeed: startNoticeFeed(hub, options.agent),
+    policy: new PolicySignal(),
   };
 
   const app = Fastify({
@@ -123,6 +125,8 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   const gatewayPaths = options.gateway ?? defaultGatewayPaths(typeof options.db === 'string' ? dirname(options.db) : join(tmpdir(), `rampart-gateway-${process.pid}`));
   const websiteLink = createWebsiteLink(ctx, gatewayPaths);
   const gatewayPoller = createGatewayPoller(websiteLink);
+  // A module switch, a protection pause, a super-whitelist or area change reaches the gateway now, not at the next check.
+  ctx.policy.listen(() => gatewayPoller.checkPolicy());
   const routes: DeclaredRoute[] = [];
   // Everything below this context is guarded: each route declares its access, one hook enforces it.
   await app.register(async (guarded) => {
@@ -172,6 +176,8 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   }
   app.addHook('onClose', async () => {
     for (const stop of stops) stop();
+    // A push still writing the gateway file finishes before the database closes.
+    await ctx.policy.settled();
     await stopGatewayPoller();
     await ctx.events.close();
   });

@@ -5,6 +5,7 @@ import type { Hub } from './ws/hub.ts';
 import type { EventSink } from './services/event-sink.ts';
 import type { DownloadJobs } from './services/download-jobs.ts';
 import type { NoticeFeed } from './ws/notice-feed.ts';
+import type { PolicySignal } from './services/policy-signal.ts';
 
 /** The agent as the console sees it: a validated call over the local socket. */
 export interface AgentPort {
@@ -25,4 +26,6 @@ export interface ConsoleContext {
   downloads: DownloadJobs;
   /** Pushes the unread-notice count to the header badges. */
   noticeFeed: NoticeFeed;
+  /** Tells the website gateway that a policy it carries changed outside the website routes (services/policy-signal.ts). */
+  policy: PolicySignal;
 }

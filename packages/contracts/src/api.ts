@@ -91,6 +91,12 @@ export const userInfoSchema = z.object({
   module_list: moduleFlagsSchema,
   demo: demoSchema,
   lang: languageSchema,
+  /**
+   * The address the console sees this browser at. Every signed-in user may know their own address;
+   * the website blacklists warn with it before a save would block the user themself (spec 5), for
+   * any role that can open them, not only those who may read the super whitelist.
+   */
+  client_ip: z.string(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

@@ -13,8 +13,17 @@ export const websiteDiscoveredSiteSchema = z.object({
   server_names: z.array(z.string()),
   /** Where the web server listens today; the gateway would take this over. */
   listen: z.array(z.object({ address: z.string(), port: z.number().int(), tls: z.boolean() })),
-  /** A suggested origin for the gateway: the site's own proxy_pass, or the web server on loopback. */
+  /**
+   * A suggested origin for the gateway: the site's own proxy_pass, or the web server moved to a free
+   * loopback port (never the listener the gateway takes: that would be the gateway itself).
+   */
   upstream_hint: z.string(),
+  /**
+   * What the administrator changes in the web server before saving, when the origin is the web
+   * server itself: its listener `from` (which the gateway takes) moves to `to` (loopback; plain
+   * HTTP there when `tls`, the gateway serving the certificate). Null when the site already proxies.
+   */
+  origin_move: z.object({ from: z.string(), to: z.string(), tls: z.boolean() }).nullable(),
   /** file:line of the server block / virtual host. */
   source: z.string(),
 });

@@ -1,29 +1,42 @@
+import { readFileSync } from 'node:fs';
 import { isIpAddress, isUpstreamUrl, type WebsiteDiscoveredSite } from '@rampart/contracts';
-import { discoverLocalSites } from '@rampart/web-discovery';
+import { discoverLocalSites, listeningPorts, planOrigins } from '@rampart/web-discovery';
 
 export interface DiscoveryCommands {
   nginx?: { command: string; args: string[] };
   apache?: { command: string; args: string[] };
+  /** The host's TCP listening ports (tests give their own); by default read from /proc/net/tcp and tcp6. */
+  busyPorts?: () => Set<number>;
+}
+
+/** Ports something listens on now: a suggested loopback origin must not be one of them. */
+function hostListeningPorts(): Set<number> {
+  const ports = new Set<number>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    try {
+      for (const port of listeningPorts(readFileSync(file, 'utf8'))) ports.add(port);
+    } catch {
+      // No IPv6 table (or no /proc): the found sites' own ports are still skipped.
+    }
+  }
+  return ports;
 }
 
 /** The local nginx and Apache sites, offered for protection (@rampart/web-discovery: `nginx -T`, `apachectl -S`). */
 export async function discoveredSites(commands: DiscoveryCommands = {}): Promise<WebsiteDiscoveredSite[]> {
   const found = await discoverLocalSites(commands);
-  return found.map((site) => {
-    const first = site.listen[0];
-    // A site that already proxies keeps its origin; otherwise the web server itself becomes the
-    // origin on loopback (the administrator moves it off the public port before the gateway takes it).
-    const proxied = site.proxyPass?.find(reachableOrigin);
-    const loopback = `${first?.tls ? 'https' : 'http'}://127.0.0.1:${first?.port ?? 80}`;
-    return {
-      server: site.server,
-      name: site.name,
-      server_names: site.serverNames,
-      listen: site.listen.map((l) => ({ address: l.address ?? '0.0.0.0', port: l.port, tls: l.tls })),
-      upstream_hint: proxied ?? loopback,
-      source: `${site.file}:${site.line}`,
-    };
-  });
+  // A site that already proxies keeps its origin; one that serves its own pages moves to a free
+  // loopback port behind the gateway, and the answer says which listener to change (planOrigins).
+  const plans = planOrigins(found, { busyPorts: (commands.busyPorts ?? hostListeningPorts)(), reachable: reachableOrigin });
+  return found.map((site, i) => ({
+    server: site.server,
+    name: site.name,
+    server_names: site.serverNames,
+    listen: site.listen.map((l) => ({ address: l.address ?? '0.0.0.0', port: l.port, tls: l.tls })),
+    upstream_hint: plans[i]!.upstream,
+    origin_move: plans[i]!.move,
+    source: `${site.file}:${site.line}`,
+  }));
 }
 
 /** `proxy_pass http://blog_backend` names an nginx upstream block, not a host the gateway can reach. */

@@ -58,6 +58,8 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
       setModuleFlags(ctx.db, modules, status);
       const flags = getModuleFlags(ctx.db);
       recordModuleSwitch(ctx, request, modules, status);
+      // The website gateway is the console's to drive (its file, its reload), not the agent's: told now, whether or not the agent answers.
+      if (modules.includes('website')) ctx.policy.changed();
       try {
         await ctx.agent.call('module.switch', { modules: [...modules], status });
       } catch {

@@ -9,6 +9,7 @@ import { isRegistered } from '../db/registration.ts';
 import { setUserLanguage } from '../db/users.ts';
 import type { HostFacts } from '../services/host-facts.ts';
 import { roleName } from '../services/role-names.ts';
+import { clientAddress } from '../portal/addresses.ts';
 
 export const infoRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginAsyncZod => async (app) => {
   app.get('/info', { config: { access: sessionAccess }, schema: { querystring: noQuerySchema } }, async (request) => {
@@ -24,6 +25,7 @@ export const infoRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
       // No demo offer in a self-hosted build: the header's demo button stays hidden.
       demo: null,
       lang: user.lang,
+      client_ip: clientAddress(request.ip),
     };
     return ok(request, info);
   });

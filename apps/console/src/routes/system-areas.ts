@@ -21,6 +21,8 @@ export const systemAreaRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
     const guard: FirewallGuard = { admin_ip: request.ip || null, panel_port: Number(request.socket.localPort) || 6688, account: request.user?.username ?? '' };
     const change = await ctx.agent.call('areas.save', { area: request.body, guard });
     if (change.refused) return failure(request, change.refused);
+    // The website lists may name this area: the gateway learns its members now.
+    ctx.policy.changed();
     if (change.probation) return warning(request, 'fw_probation_notice', change, { ip: guard.admin_ip ?? '', seconds: probationSeconds });
     if (change.warnings.includes('own_ip_blocked')) return warning(request, 'fw_own_ip_blocked', change);
     return ok(request, change, 'saved');
@@ -33,6 +35,7 @@ export const systemAreaRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
       const result = await ctx.agent.call('areas.delete', { ids: request.query.id });
       if (result.refused) return failure(request, result.refused, { rules: result.rules });
       if (result.changed === 0) return failure(request, 'area_not_found');
+      ctx.policy.changed();
       return ok(request, result, 'area_deleted', { count: result.changed });
     },
   );

@@ -42,6 +42,8 @@ export const systemTrustRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod =>
       source: 'manual',
     });
     const skipped = new Set(ips).size - changed;
+    // The website gateway lets the super whitelist through: it learns the change now.
+    if (changed > 0) ctx.policy.changed();
     return ok(request, { added: changed, skipped }, 'trust_added', { added: changed, skipped });
   });
 
@@ -51,6 +53,7 @@ export const systemTrustRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod =>
     async (request) => {
       const { changed } = await ctx.agent.call('trust.delete', { target: request.query.id });
       if (changed === 0) return failure(request, 'trust_not_found');
+      ctx.policy.changed();
       return ok(request, { changed }, 'trust_deleted', { count: changed });
     },
   );
@@ -61,6 +64,7 @@ export const systemTrustRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod =>
     async (request) => {
       const { changed } = await ctx.agent.call('trust.renew', { ids: request.query.id, days: request.body.days });
       if (changed === 0) return failure(request, 'trust_not_found');
+      ctx.policy.changed();
       return ok(request, { changed }, 'trust_renewed');
     },
   );

@@ -38,8 +38,9 @@ import { deleteSites, getSite, listSites, saveSite, setSitesColumn, siteView } f
  * - The file also carries the engine's `policy` (website/gateway-config.ts): the settings groups,
  *   the agent's super whitelist and common areas, a cookie secret and the timed lists. The module
  *   switched off or protection paused writes every site status off (still proxying, nothing
- *   inspected). A periodic check (website/policy-sync.ts) rewrites and reloads when the agent's
- *   parts or the switches change; the gateway's own reports are drained every second
+ *   inspected). The routes that change those (module switch, protection, super whitelist, areas)
+ *   push the policy at once (services/policy-signal.ts); a periodic check (website/policy-sync.ts)
+ *   rewrites and reloads for what changes without a route; the gateway's own reports are drained every second
  *   (website/gateway-events.ts) into the event log, the photo log, the timed lists and notices.
  * - Discovery of local nginx / Apache sites (`nginx -T`, `apachectl -S`) reads configuration only
  *   root may read: an agent call (`website.discover`, apps/agent/src/website), offered, never applied
@@ -86,8 +87,13 @@ export const websiteServerRoutes = (ctx: ConsoleContext, link: WebsiteLink): Fas
   app.get('/website/server/discover', { config: { access: perm('website', 'get') }, schema: { querystring: noQuerySchema } }, async (request) =>
     ok(request, await ctx.agent.call('website.discover', {}, { timeoutMs: discoveryTimeoutMs })));
 
+  // None of the ids there (another window deleted them): said, as status and running say it.
   app.post('/website/server_delete', { config: { access: perm('website', 'delete') }, schema: { querystring: noQuerySchema, body: websiteSiteIdsSchema } }, async (request) =>
-    apply(request, () => ({ deleted: deleteSites(ctx.db, request.body.ids) })));
+    apply(request, () => {
+      const deleted = deleteSites(ctx.db, request.body.ids);
+      if (deleted === 0) throw new WebsiteRefusal('wapi_site_missing');
+      return { deleted };
+    }));
 
   app.post('/website/server_status', { config: { access: perm('website', 'edit') }, schema: { querystring: noQuerySchema, body: websiteSiteStatusSchema } }, async (request) =>
     apply(request, () => {

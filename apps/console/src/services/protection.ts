@@ -39,6 +39,8 @@ export async function setProtection(
   const state = await ctx.agent.call('protection.set', { mode, ...(minutes !== undefined ? { minutes } : {}), account: actor.account, ip: actor.ip ?? '' });
   lastKnown.set(ctx, state);
   if (mode === 'temp_off') void ctx.noticeFeed.refresh();
+  // The website gateway inspects nothing while protection is paused: it learns it now (services/policy-signal.ts).
+  ctx.policy.changed();
   return state;
 }
 

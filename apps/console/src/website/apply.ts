@@ -24,11 +24,15 @@ export class WebsiteRefusal extends Error {
  * previous configuration, the user reads why. The agent's part of the policy (super whitelist,
  * common areas, protection) is read first, outside the transaction (policy-inputs.ts).
  */
-export async function applyWebsiteChange<T extends object>(
+export function applyWebsiteChange<T extends object>(
   link: WebsiteLink,
   request: FastifyRequest,
   change: () => T,
 ): Promise<Envelope<T & { gateway: WebsiteGatewayReport }>> {
+  return link.serial(() => applyNow(link, request, change));
+}
+
+async function applyNow<T extends object>(link: WebsiteLink, request: FastifyRequest, change: () => T): Promise<Envelope<T & { gateway: WebsiteGatewayReport }>> {
   const { ctx, paths } = link;
   const inputs = await link.agentInputs.current(ctx.now());
   let result: T;

@@ -31,18 +31,23 @@ const withoutTimed = (config: unknown): string => {
 };
 
 /**
- * The periodic check (gateway-events.ts runs it every few seconds): builds the configuration the
- * whole state leads to now and compares it with the file. Choice over hooks in the system routes:
- * the policy depends on things that change without any console route — the super whitelist grows
- * at panel sign-in (auto add) and by the trust-terminal software and loses entries when they end,
- * a temporary protection pause ends on the agent's timer — so one comparison catches every cause,
- * the few route hooks it would replace included, for three agent reads every few seconds.
+ * The policy check: builds the configuration the whole state leads to now and compares it with the
+ * file. Run two ways: at once by the routes that change a part of the policy outside the website
+ * routes (module switch, protection, super whitelist, common areas: services/policy-signal.ts), so
+ * their effect does not wait; and every few seconds (gateway-events.ts) as the safety net, since the
+ * policy also changes without any console route — the super whitelist grows at panel sign-in (auto
+ * add) and by the trust-terminal software and loses entries when they end, a temporary protection
+ * pause ends on the agent's timer. Runs one at a time with the website changes (link.serial).
  * Comparing with the file (not a remembered fingerprint) also makes a console restart or a file
  * from an older build converge, and a refused reload is not retried in a loop: the file already
  * matches. `timedWrites` false leaves a timed-only difference for a later call (they are frequent
  * under attack and only matter to a gateway that starts; a reload always writes them fresh).
  */
-export async function syncGatewayPolicy(link: WebsiteLink, options: { timedWrites: boolean }): Promise<{ outcome: PolicySync; reason?: string }> {
+export function syncGatewayPolicy(link: WebsiteLink, options: { timedWrites: boolean }): Promise<{ outcome: PolicySync; reason?: string }> {
+  return link.serial(() => syncNow(link, options));
+}
+
+async function syncNow(link: WebsiteLink, options: { timedWrites: boolean }): Promise<{ outcome: PolicySync; reason?: string }> {
   const inputs = await link.agentInputs.refresh(link.ctx.now());
   if (!inputs) return { outcome: 'agent_away' };
   const built = desiredGatewayConfig(link, inputs);

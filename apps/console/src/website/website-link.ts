@@ -16,10 +16,22 @@ export interface WebsiteLink {
   paths: GatewayPaths;
   box: SecretBox;
   agentInputs: AgentInputsCache;
+  /**
+   * Runs writers of the gateway file one after another: a change, a pushed check and the periodic
+   * check each read the agent's inputs, then write and reload; interleaved, one holding inputs read
+   * before a protection pause could write after the check that carried the pause.
+   */
+  serial: <T>(job: () => Promise<T>) => Promise<T>;
 }
 
 export function createWebsiteLink(ctx: ConsoleContext, paths: GatewayPaths): WebsiteLink {
-  return { ctx, paths, box: secretBox(ctx.db), agentInputs: new AgentInputsCache(ctx.agent, paths.configFile) };
+  let tail: Promise<unknown> = Promise.resolve();
+  const serial = <T>(job: () => Promise<T>): Promise<T> => {
+    const run = tail.then(job);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  return { ctx, paths, box: secretBox(ctx.db), agentInputs: new AgentInputsCache(ctx.agent, paths.configFile), serial };
 }
 
 /**

@@ -13,6 +13,7 @@ export function userInfoFor(role: RoleId, extra: Partial<UserInfo> = {}): UserIn
     module_list: defaultModuleFlags(),
     demo: null,
     lang: 'en-US',
+    client_ip: '',
     ...extra,
   };
 }

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { defaultModuleFlags, defaultWebsiteSettings, permissionsOf, protectView, type Action, type ModuleFlags, type RoleId } from '@rampart/contracts';
+import { defaultModuleFlags, defaultWebsiteSettings, permissionsOf, protectView, type Action, type ModuleFlags, type RoleId, type UserInfo } from '@rampart/contracts';
 import { ok, type Handler } from '../helpers/mockApi.ts';
 import { renderApp } from '../helpers/renderApp.tsx';
 import { signedInAs } from '../helpers/signedIn.ts';
@@ -27,7 +27,7 @@ export function websiteHandlers(): Record<string, Handler> {
 /** Signs in, mocks the website answers and opens `/website/<tab>`; waits for the tab's page. */
 export async function openWebsite(
   tab: string,
-  options: { handlers?: Record<string, Handler>; role?: RoleId; websiteOn?: boolean; actions?: Action[] } = {},
+  options: { handlers?: Record<string, Handler>; role?: RoleId; websiteOn?: boolean; actions?: Action[]; info?: Partial<UserInfo> } = {},
 ) {
   const role = options.role ?? 'admin';
   const modules: ModuleFlags = { ...defaultModuleFlags(), website: options.websiteOn === false ? 0 : 1 };
@@ -35,7 +35,7 @@ export async function openWebsite(
   const permissions = options.actions
     ? [...permissionsOf(role).filter((p) => p.perm_id !== 'website'), { perm_id: 'website' as const, actions: options.actions }]
     : undefined;
-  const info = { module_list: modules, ...(permissions ? { role: { id: role, name: role, permissions } } : {}) };
+  const info = { module_list: modules, ...(permissions ? { role: { id: role, name: role, permissions } } : {}), ...options.info };
   const api = signedInAs(role, { info, handlers: { ...websiteHandlers(), ...options.handlers } });
   const view = renderApp(`/website/${tab}`);
   await screen.findByTestId(`web-${tab}-page`);

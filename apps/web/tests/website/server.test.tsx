@@ -138,8 +138,14 @@ describe('server tab', () => {
 
   it('discovers local nginx / Apache sites and offers to protect them through the add form', async () => {
     const discovered: WebsiteDiscoveredSite[] = [
-      { server: 'nginx', name: 'default', listen: [{ address: '0.0.0.0', port: 8080, tls: false }], server_names: ['www.example.com'], upstream_hint: 'http://127.0.0.1:8080', source: '/etc/nginx/sites-enabled/default:1' },
-      { server: 'apache', name: 'wiki', listen: [{ address: '0.0.0.0', port: 8081, tls: false }], server_names: ['shop1.example.com'], upstream_hint: 'http://127.0.0.1:8081', source: '/etc/apache2/sites-enabled/wiki.conf:1' },
+      {
+        server: 'nginx', name: 'default', listen: [{ address: '0.0.0.0', port: 8080, tls: false }], server_names: ['www.example.com'],
+        upstream_hint: 'http://127.0.0.1:8082', origin_move: { from: '0.0.0.0:8080', to: '127.0.0.1:8082', tls: false }, source: '/etc/nginx/sites-enabled/default:1',
+      },
+      {
+        server: 'apache', name: 'wiki', listen: [{ address: '0.0.0.0', port: 8081, tls: false }], server_names: ['shop1.example.com'],
+        upstream_hint: 'http://127.0.0.1:8083', origin_move: { from: '0.0.0.0:8081', to: '127.0.0.1:8083', tls: false }, source: '/etc/apache2/sites-enabled/wiki.conf:1',
+      },
     ];
     const { api } = await openWebsite('server', {
       handlers: { 'GET /website/server': servers([site(1)]), 'GET /website/server/discover': ok({ sites: discovered }), 'POST /website/server': ok({ id: 2 }) },
@@ -151,16 +157,36 @@ describe('server tab', () => {
     expect(screen.queryByTestId('web-server-discovered-1-protect')).toBeNull();
     fireEvent.click(screen.getByTestId('web-server-discovered-0-protect'));
     expect((await screen.findByTestId('web-site-name') as HTMLInputElement).value).toBe('www.example.com');
-    // The suggested origin is the web server where it listens now, which the gateway takes over: a loop.
+    // The form says what to change in nginx first; the suggested origin is where nginx moves, which the form accepts.
+    expect((await screen.findByTestId('web-site-move-first')).textContent).toBe(
+      'Before saving: in /etc/nginx/sites-enabled/default:1, change the nginx listener 0.0.0.0:8080 to 127.0.0.1:8082 and reload nginx. The gateway then listens on 0.0.0.0:8080 and forwards to http://127.0.0.1:8082.',
+    );
+    expect((screen.getByTestId('web-site-upstreams') as HTMLTextAreaElement).value).toBe('http://127.0.0.1:8082');
+    // Typed back to where nginx listens now, the origin would be the gateway itself: refused on the field.
+    type('web-site-upstreams', 'http://127.0.0.1:8080');
     fireEvent.click(screen.getByTestId('web-site-save'));
     expect((await screen.findByTestId('web-site-error-upstreams')).textContent).toBe(
       "http://127.0.0.1:8080 is one of this site's own listeners: the gateway would forward to itself. Move the web server to another port (e.g. 127.0.0.1:8080) and enter that as the origin.",
     );
     expect(calls(api, 'server')).toHaveLength(0);
-    type('web-site-upstreams', 'http://127.0.0.1:8088');
+    type('web-site-upstreams', 'http://127.0.0.1:8082');
     fireEvent.click(screen.getByTestId('web-site-save'));
     await waitFor(() => expect(calls(api, 'server')).toHaveLength(1));
-    expect(calls(api, 'server')[0]).toMatchObject({ listen: [{ address: '0.0.0.0', port: 8080, tls: false }], upstreams: ['http://127.0.0.1:8088'], server_names: ['www.example.com'] });
+    expect(calls(api, 'server')[0]).toMatchObject({ listen: [{ address: '0.0.0.0', port: 8080, tls: false }], upstreams: ['http://127.0.0.1:8082'], server_names: ['www.example.com'] });
+  });
+
+  it('says in Chinese too what to change first, and for an HTTPS listener that the gateway serves the certificate', async () => {
+    const discovered: WebsiteDiscoveredSite[] = [{
+      server: 'apache', name: 'secure', listen: [{ address: '0.0.0.0', port: 443, tls: true }], server_names: ['secure.example.com'],
+      upstream_hint: 'http://127.0.0.1:8080', origin_move: { from: '0.0.0.0:443', to: '127.0.0.1:8080', tls: true }, source: '/etc/apache2/sites-enabled/secure.conf:1',
+    }];
+    await openWebsite('server', { handlers: { 'GET /website/server': servers([]), 'GET /website/server/discover': ok({ sites: discovered }) } });
+    await switchToChinese();
+    fireEvent.click(await screen.findByTestId('web-server-discover'));
+    fireEvent.click(await screen.findByTestId('web-server-discovered-0-protect'));
+    expect((await screen.findByTestId('web-site-move-first')).textContent).toBe(
+      '保存前：请在 /etc/apache2/sites-enabled/secure.conf:1 中把 Apache 的 HTTPS 监听 0.0.0.0:443 改为 127.0.0.1:8080 上的普通 HTTP，并重新加载 Apache。之后由网关用下方的证书在 0.0.0.0:443 提供 HTTPS，转发到 http://127.0.0.1:8080。',
+    );
   });
 
   it('after the module is switched ON with no site open, offers to open them all', async () => {

@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { Button, Flex, Form, Input, InputNumber, Modal, Switch, Upload } from 'antd';
+import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Switch, Upload } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -88,6 +88,8 @@ export function SiteModal({ source, onClose, onSaved }: { source: SiteSource; on
     setErrors((e) => withoutError(e, path));
   };
   const anyTls = draft.listen.some((l) => l.tls);
+  // A found site that serves its own pages: the web server must leave the listener the gateway takes (discovered-sites.ts).
+  const move = source.kind === 'discovered' && source.site.origin_move ? { ...source.site.origin_move, server: source.site.server, source: source.site.source } : null;
   const keySet = source.kind === 'edit' && source.site.tls_key_set;
 
   const save = useMutation({
@@ -159,6 +161,15 @@ export function SiteModal({ source, onClose, onSaved }: { source: SiteSource; on
       mask={{ closable: false }}
       destroyOnHidden
     >
+      {move && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="web-site-move-first"
+          title={t(move.tls ? 'web.server.move_first_tls' : 'web.server.move_first', { source: move.source, server: t(`web.server.software.${move.server}`), from: move.from, to: move.to })}
+        />
+      )}
       <Form layout="vertical" data-testid="web-site-form">
         <Flex gap={16} align="start">
           <Form.Item style={{ flex: 1 }} label={t('web.server.name')} {...err('name')}>

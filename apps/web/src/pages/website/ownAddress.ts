@@ -1,24 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { entryCovers, parseAddressEntry, type WebsiteLists } from '@rampart/contracts';
-import { get } from '../../api/http.ts';
-import { useCan } from '../../session/useUserInfo.ts';
+import { useUserInfo } from '../../session/useUserInfo.ts';
 
 /**
- * The address the console sees this browser at. The website calls don't answer it, so it is read
- * where the console already tells it: the super whitelist's page (`client_ip`, its quick fill). A
- * user without the system permission gets null, and the own-IP warning is not shown to them.
- * TODO(console): a website call that answers the caller's address would reach every website user.
+ * The address the console sees this browser at, from the signed-in user's own info (GET /info,
+ * `client_ip`): every role that can open the website lists gets the own-IP warning, not only those
+ * who may read the super whitelist. Null while it loads or when the console could not tell.
  */
 export function useOwnAddress(): string | null {
-  const allowed = useCan('system', 'get');
-  const query = useQuery({
-    queryKey: ['website', 'own-address'],
-    queryFn: () => get<{ client_ip: string }>('/system/trust/ip', { query: { page: 1, size: 10 }, quiet: true }),
-    enabled: allowed,
-    staleTime: Infinity,
-    retry: false,
-  });
-  return query.data?.client_ip || null;
+  return useUserInfo().data?.client_ip || null;
 }
 
 /**

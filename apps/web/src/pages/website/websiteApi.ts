@@ -13,9 +13,16 @@ import { noteGatewayReport } from './gatewayReport.ts';
 /** Everything the website tabs read lives under this key, so one invalidation refreshes them all. */
 export const websiteKey = ['website'] as const;
 
+/**
+ * The console waits for the gateway's reload before it answers a change (up to 30 s,
+ * gateway-link.ts reloadTimeoutMs): starting the new workers takes a second, several on a busy
+ * machine. The client waits a little longer than that instead of calling a saved change a failure.
+ */
+const changeTimeoutMs = 35_000;
+
 /** A change of the desired state: its answer carries the gateway's report, which the tabs keep showing. */
 function change(path: string, body?: unknown): Promise<unknown> {
-  return post<unknown>(path, body).then((data) => {
+  return post<unknown>(path, body, { timeoutMs: changeTimeoutMs }).then((data) => {
     noteGatewayReport(data);
     return data;
   });
