@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { roleCan, sections, type RoleId } from '@rampart/contracts';
 import { field, id, logIn } from './browser-session.ts';
-import { launchBrowser, startProduct, type RunningProduct } from './product.ts';
+import { launchBrowser, newBrowserContext, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -15,7 +15,7 @@ let adminPassword = '';
 beforeAll(async () => {
   product = await startProduct();
   browser = await launchBrowser();
-  context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+  context = await newBrowserContext(browser, { locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
 });
 afterAll(async () => {
@@ -96,7 +96,7 @@ describe('Rampart in a real browser', () => {
     for (const role of ['technician', 'auditor'] as const) {
       const made = product.cli('admin', 'add-user', '--username', `${role}01`, '--role', role);
       expect(made.status, made.stderr).toBe(0);
-      const ctx = await browser.newContext({ locale: 'en-US' });
+      const ctx = await newBrowserContext(browser, { locale: 'en-US' });
       const p = await ctx.newPage();
       await logIn(p, product.base, `${role}01`, made.stdout.trim());
       expect(await menuKeys(p)).toEqual(expectedMenu(role));

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 
 export const repo = join(import.meta.dirname, '../..');
 const node = join(repo, 'node_modules/.bin/node');
@@ -80,6 +80,14 @@ export async function startProduct(): Promise<RunningProduct> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A browser context that asks for reduced motion: the console then opens dialogs without their zoom
+ * (apps/web/src/settings/useReducedMotion.ts), so a click is never given to a button still moving.
+ */
+export function newBrowserContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ reducedMotion: 'reduce', ...options });
 }
 
 export function launchBrowser(): Promise<Browser> {

@@ -4,7 +4,7 @@ import { defaultAlertSettings, type AlertSettingsInput } from '@rampart/contract
 import { totpCode, totpStep } from '../../apps/console/src/sign-in/totp.ts';
 import { startSmtpSink, type SmtpSink } from '../../packages/notify/tests/peers.ts';
 import { api, field, id, logIn, switchLanguage } from './browser-session.ts';
-import { launchBrowser, startProduct, type RunningProduct } from './product.ts';
+import { launchBrowser, newBrowserContext, startProduct, type RunningProduct } from './product.ts';
 
 /*
  * Sign-in verification in a real browser: enrol an authenticator app from the header, turn the
@@ -29,7 +29,7 @@ beforeAll(async () => {
   })).json() as { data: { username: string; password: string } };
   account = reg.data;
   browser = await launchBrowser();
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+  const context = await newBrowserContext(browser, { locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
   await logIn(page, product.base, account.username, account.password);
   await page.waitForURL(/#\/dashboard/);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { api, field, id, inEnglish, signIn } from './browser-session.ts';
-import { repo, startProduct, type RunningProduct } from './product.ts';
+import { newBrowserContext, repo, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -116,7 +116,7 @@ async function createShortcut(fill: () => Promise<void>): Promise<string> {
 
 /** Opens a link as a phone would: a fresh browser context without any session, in `locale`. */
 async function openLink(url: string, locale: 'zh-CN' | 'en-US') {
-  const context = await browser.newContext({ locale });
+  const context = await newBrowserContext(browser, { locale });
   const phone = await context.newPage();
   await phone.goto(url);
   return { phone, close: () => context.close() };

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { api, field, id, inEnglish, logIn, signIn } from './browser-session.ts';
-import { startProduct, type RunningProduct } from './product.ts';
+import { newBrowserContext, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -45,7 +45,7 @@ async function openAccounts() {
 
 /** The account signs in from its own browser context (its own storage: another terminal). */
 async function signInElsewhere(locale: string): Promise<{ context: BrowserContext; other: Page }> {
-  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
+  const context = await newBrowserContext(browser, { locale, viewport: { width: 1280, height: 800 } });
   const other = await context.newPage();
   await logIn(other, product.base, user.name, user.password);
   await other.waitForURL(/#\/dashboard/, { timeout: 20_000 });

@@ -15,8 +15,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, field, id, inEnglish, signIn } from './browser-session.ts';
-import { freePort, startProduct, type RunningProduct } from './product.ts';
+import { api, clickUntilGone, field, id, inEnglish, signIn } from './browser-session.ts';
+import { freePort, newBrowserContext, startProduct, type RunningProduct } from './product.ts';
 import { box, openWebsiteTab, resultDialog } from './website-page.ts';
 
 /** For the tests that make many changes, each answered after the gateway reloaded. */
@@ -117,8 +117,7 @@ describe('website lists tab in a real browser', () => {
     await page.fill(box('web-lists-ip_black.ips'), '203.0.113.0/24\n127.0.0.0/8');
     await page.click(id('web-lists-save'));
     await expect.poll(() => page.textContent(id('web-lists-own-ip')), ui).toBe('你的 IP 127.0.0.1 在黑名单中（127.0.0.0/8），你自己访问受防护站点的请求将被拒绝。仍要保存吗？');
-    await page.click(id('web-lists-own-ip-cancel'));
-    await page.waitForSelector(id('web-lists-own-ip'), { state: 'detached' });
+    await clickUntilGone(page, id('web-lists-own-ip-cancel'), id('web-lists-own-ip'));
     expect((await storedLists()).ip_black.ips).not.toContain('127.0.0.0/8');
 
     await inEnglish(page, async () => {
@@ -126,8 +125,7 @@ describe('website lists tab in a real browser', () => {
       await page.fill(box('web-lists-ip_black.ips'), '203.0.113.0/24\n127.0.0.0/8');
       await page.click(id('web-lists-save'));
       await expect.poll(() => page.textContent(id('web-lists-own-ip')), ui).toBe('Your IP 127.0.0.1 is covered by 127.0.0.0/8 on a blacklist: your own requests to the protected sites will be refused. Save anyway?');
-      await page.click(id('web-lists-own-ip-cancel'));
-      await page.waitForSelector(id('web-lists-own-ip'), { state: 'detached' });
+      await clickUntilGone(page, id('web-lists-own-ip-cancel'), id('web-lists-own-ip'));
     });
     expect((await storedLists()).ip_black.ips).not.toContain('127.0.0.0/8');
 
@@ -288,7 +286,7 @@ describe('the authorization password at the gateway, seen on the author_list tab
     });
 
     // The visitor: a browser of its own, in Chinese, on the site (by name: a bare IP as Host is refused in strict mode).
-    const visitorContext = await browser.newContext({ locale: 'zh-CN' });
+    const visitorContext = await newBrowserContext(browser, { locale: 'zh-CN' });
     const visitor = await visitorContext.newPage();
     try {
       const url = `http://localhost:${port}/private`;

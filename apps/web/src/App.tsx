@@ -9,6 +9,7 @@ import { feedbackFrom, setFeedback } from './api/feedback.ts';
 import { setNavigation } from './api/navigation.ts';
 import { buildRoutes } from './routes/routes.tsx';
 import { LayoutSettingsProvider, useLayoutSettings } from './settings/LayoutSettingsContext.tsx';
+import { useReducedMotion } from './settings/useReducedMotion.ts';
 
 export function createQueryClient(): QueryClient {
   // The API client already tells the user about failures; retrying would repeat the message.
@@ -25,9 +26,11 @@ function FeedbackBridge({ children }: { children: ReactNode }) {
 function ThemedApp({ children }: { children: ReactNode }) {
   const { settings } = useLayoutSettings();
   const { i18n } = useTranslation();
+  const reducedMotion = useReducedMotion();
   const algorithm = settings.navTheme === 'realDark' ? theme.darkAlgorithm : theme.defaultAlgorithm;
+  const token = { colorPrimary: settings.colorPrimary, colorInfo: settings.colorPrimary, colorLink: settings.colorPrimary, motion: !reducedMotion };
   return (
-    <ConfigProvider locale={i18n.language === 'en-US' ? enUS : zhCN} theme={{ algorithm, token: { colorPrimary: settings.colorPrimary, colorInfo: settings.colorPrimary, colorLink: settings.colorPrimary } }}>
+    <ConfigProvider locale={i18n.language === 'en-US' ? enUS : zhCN} theme={{ algorithm, token }}>
       <AntApp>
         <FeedbackBridge>{children}</FeedbackBridge>
       </AntApp>
