@@ -100,6 +100,21 @@ describe('SQL injection detector', () => {
     expect(detectSqliValue('see (')).toBeNull();
   });
 
+  it('keeps a bare name then LIKE and an opened quote suspicious only; RLIKE or a closed parenthesis is an attack', () => {
+    expect(detectSqliValue("something LIKE '")).toMatchObject({ rule: 'sqli.boolean', severity: 1 });
+    expect(detectSqliValue("name not like '")).toMatchObject({ rule: 'sqli.boolean', severity: 1 });
+    expect(detectSqliValue("name regexp '")).toMatchObject({ rule: 'sqli.boolean', severity: 2 });
+    expect(detectSqliValue(") like '")).toMatchObject({ rule: 'sqli.boolean', severity: 2 });
+  });
+
+  it("keeps `' or name` alone suspicious only; a longer reply after the quote passes", () => {
+    expect(detectSqliValue("' or abc!")).toMatchObject({ rule: 'sqli.boolean', severity: 1 });
+    expect(detectSqliValue("'  xor  abcdefg!")).toMatchObject({ rule: 'sqli.boolean', severity: 1 });
+    expect(detectSqliValue("' or maybe not")).toBeNull();
+    expect(detectSqliValue("'or else'")).toBeNull();
+    expect(detectSqliValue("it's or that")).toBeNull();
+  });
+
   it('finds the payload after long padding', () => {
     expect(detectSqliValue('A'.repeat(100_000) + "' UNION SELECT username FROM users")).toMatchObject({ severity: 2 });
   });

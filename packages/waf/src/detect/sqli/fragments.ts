@@ -121,6 +121,8 @@ function leadingStatement(r: SqlReader): FragmentFinding | null {
   // (`;select p`, `;SET @OLD_SQL_MODE`).
   if (!next) return ['select', 'insert', 'update', 'delete', 'drop'].includes(t.text) ? { rule: 'sqli.stacked_query', severity: 2, at: k } : null;
   // (`;set @` alone, a variable without a name, is no statement.)
+  // (`;truncate[xx`: MSSQL's bracketed table name, cut before its `]`.)
+  if (next.type === 'other' && next.text === '[' && r.is(k + 3, 'word') && r.at(k + 4) === undefined) return { rule: 'sqli.stacked_query', severity: 2, at: k };
   if (!(next.type === 'word' || next.type === 'keyword' || (next.type === 'variable' && /^@@?\w/.test(next.text)) || (next.type === 'operator' && next.text === '*'))) return null;
   return { rule: 'sqli.stacked_query', severity: 2, at: k };
 }
@@ -170,6 +172,14 @@ function leadingClause(r: SqlReader): FragmentFinding | null {
 function leadingCondition(r: SqlReader): FragmentFinding | null {
   if (!r.isLogical(0)) return null;
   const e = r.expression(1);
+  // `||(null!=`, `&&(f =(`: the same cut after a comparison operator, inside a parenthesis the value
+  // opened (the group has no end, so the expression above does not read it).
+  if (e === null && r.is(1, 'lparen')) {
+    let k = 1;
+    while (r.is(k, 'lparen')) k++;
+    const inner = r.expression(k);
+    if (inner && r.is(inner.end, 'operator') && comparisons.has(r.at(inner.end)!.text) && r.tokens.slice(inner.end + 1).every((t) => t.type === 'lparen')) return { rule: 'sqli.boolean', severity: 2, at: 0 };
+  }
   const last = r.tokens[r.tokens.length - 1]!;
   // An operator right after the expression, ending the value (`or 120=121=`, `xor 5-`): the probe
   // stops where the query goes on.
@@ -207,6 +217,62 @@ function leadingCondition(r: SqlReader): FragmentFinding | null {
   // A complete comparison of names (`or verbosity < 0 or verbosity > 4`) is how code and
   // documentation write conditions too: no finding.
   return open || closesParen || numbers || sqlOnly || literalsOnly || jsonCall ? { rule: 'sqli.boolean', severity: 2, at: 0 } : null;
+}
+
+/** Functions no language but SQL names so (MySQL's set and string helpers, the NULL helpers). */
+const sqlOnlyCalls = new Set(['find_in_set', 'group_concat', 'concat_ws', 'ifnull', 'nullif', 'char_length', 'make_set', 'export_set', 'strcmp', 'unhex', 'sysdate', 'substring_index', 'coalesce', 'string_agg', 'listagg']);
+
+/**
+ * `, FIND_IN_SET('22', Category )`: the value opens with a comma and a call of a SQL-only function
+ * that reads a column, and stops there — one more item of a select list or an ORDER BY the
+ * application pastes it into.
+ */
+function leadingListItem(r: SqlReader): FragmentFinding | null {
+  // (`x', FIND_IN_SET(…)`: after a short literal the value closed, as the quoted readings see it.)
+  const first = r.at(0);
+  const k = first?.type === 'string' && first.closed && first.text.length <= 34 && !/\s/.test(first.text) ? 1 : 0;
+  if (!r.is(k, 'comma') || !r.is(k + 2, 'lparen')) return null;
+  const name = r.at(k + 1)!;
+  if ((name.type !== 'word' && name.type !== 'keyword') || !(sqlOnlyCalls.has(name.text) || jsonFunctions.has(name.text))) return null;
+  const e = r.expression(k + 1);
+  return e && e.call && r.isTerminator(e.end) ? { rule: 'sqli.fragment', severity: 2, at: k + 1 } : null;
+}
+
+/** Comparison words a pattern match is written with; `glob` and `like` are English too. */
+const matchWords = new Set(['like', 'rlike', 'regexp', 'glob', 'ilike']);
+const sqlOnlyMatchWords = new Set(['rlike', 'regexp', 'ilike']);
+
+/**
+ * `) like (`, `` ` REGEXP ``, `name RLIKE '`: the value opens where the application's expression
+ * ends (its parenthesis closed, its backtick-quoted column closed, or a bare column name), applies
+ * a pattern match and stops at the operand's opening — a parenthesis or the quote the application
+ * closes. The query goes on from there; a sentence does not stop on an opened quote after LIKE.
+ * `word like '` is how a sentence could be cut while typed (`I like '`), so with LIKE or GLOB after
+ * a bare name it is only suspicious.
+ */
+function cutComparison(r: SqlReader): FragmentFinding | null {
+  let k = 0;
+  let lead: 'paren' | 'backtick' | 'name';
+  if (r.is(0, 'rparen')) {
+    lead = 'paren';
+    while (r.is(k, 'rparen')) k++;
+  } else if (r.is(0, 'word', '') && r.source.startsWith('`')) {
+    lead = 'backtick';
+    k = 1;
+  } else if (r.is(0, 'word')) {
+    lead = 'name';
+    k = 1;
+    while (r.is(k, 'dot') && r.is(k + 1, 'word')) k += 2;
+  } else return null;
+  if (r.isKeyword(k, 'not')) k++;
+  const op = r.at(k);
+  if (!op || op.type !== 'keyword' || !matchWords.has(op.text)) return null;
+  const rest = r.tokens.slice(k + 1);
+  const loneQuote = rest.length === 1 && rest[0]!.type === 'string' && !rest[0]!.closed && rest[0]!.text.length === 1;
+  const parens = rest.length > 0 && rest.every((t) => t.type === 'lparen');
+  if (lead === 'name') return loneQuote ? { rule: 'sqli.boolean', severity: sqlOnlyMatchWords.has(op.text) ? 2 : 1, at: 0 } : null;
+  if (loneQuote || parens || (lead === 'backtick' && rest.length === 0)) return { rule: 'sqli.boolean', severity: 2, at: 0 };
+  return null;
 }
 
 const sqlOnlyOperators = new Set(['::', '->>', '#>', '#>>', '<@', '@>', '?|', '?&']);
@@ -422,5 +488,5 @@ function scientificNotationBypass(r: SqlReader): FragmentFinding | null {
 
 /** The first fragment shape in the bare reading of a value. */
 export function sqlFragment(r: SqlReader): FragmentFinding | null {
-  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? functionProbe(r);
+  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? cutComparison(r) ?? leadingListItem(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? functionProbe(r);
 }

@@ -114,8 +114,13 @@ export class SqlReader {
     if (!t) return -1;
     if (t.type === 'operator') {
       if (comparisonOperators.has(t.text)) info.comparison = true;
-      // `~` and `!` are unary, except before a quantified sub-select: PostgreSQL's `email ~ all(array[…])`.
-      if (t.text === '~' || t.text === '!') return this.isKeyword(i + 1, 'all', 'any', 'some') && this.is(i + 2, 'lparen') ? i + 1 : -1;
+      // `~` and `!` are unary, except before a quantified sub-select: PostgreSQL's `email ~ all(array[…])`,
+      // a regular-expression match against every element — a comparison.
+      if (t.text === '~' || t.text === '!') {
+        if (!(this.isKeyword(i + 1, 'all', 'any', 'some') && this.is(i + 2, 'lparen'))) return -1;
+        if (t.text === '~') info.comparison = true;
+        return i + 1;
+      }
       return i + 1;
     }
     if (t.type !== 'keyword') return -1;
@@ -351,6 +356,10 @@ export class SqlReader {
       } else if (this.isKeyword(pos, 'into') && this.isKeyword(pos + 1, 'outfile', 'dumpfile') && this.is(pos + 2, 'string')) {
         info.dangerous ??= 'into ' + this.tokens[pos + 1]!.text;
         pos += 3;
+      } else if (this.isKeyword(pos, 'into') && this.is(pos + 1, 'variable')) {
+        // MySQL's `INTO @a, @b`: the row kept in session variables (an error-free probe of the column count).
+        pos += 2;
+        while (this.is(pos, 'comma') && this.is(pos + 1, 'variable')) pos += 2;
       } else if (this.isKeyword(pos, 'procedure') && this.is(pos + 1, 'word')) {
         const e = this.expression(pos + 1, depth + 1);
         if (!e) return -1;

@@ -74,6 +74,17 @@ function endsCleanly(r: SqlReader, i: number): boolean {
 function unionSelect(r: SqlReader, i: number, stream: TokenStream, afterBreakout = false): Finding | null {
   let s = i + 1;
   if (r.isKeyword(s, 'all', 'distinct')) s++;
+  // `UNION (SELECT 1,2,3)`: the second select in its own parentheses, as MySQL and PostgreSQL allow.
+  // A parenthesis after "union" is prose as well (`credit union (select one)`), so the select in it
+  // must be SQL beyond doubt: after a breakout, with a FROM, a call or a sub-select, or a row of literals.
+  if (r.is(s, 'lparen') && r.isKeyword(s + 1, 'select')) {
+    const sel = r.select(s + 1);
+    if (!sel || !r.is(sel.end, 'rparen')) return null;
+    const inside = r.tokens.slice(s + 2, sel.end);
+    const literalRow = inside.some((t) => t.type === 'comma') && inside.every((t) => t.type === 'number' || t.type === 'comma' || (t.type === 'string' && t.closed) || (t.type === 'keyword' && t.text === 'null'));
+    const sql = afterBreakout || sel.call || sel.subquery || literalRow || inside.some((t) => t.type === 'keyword' && t.text === 'from');
+    return sql ? { rule: 'sqli.union_select', severity: 2, at: i } : null;
+  }
   if (!r.isKeyword(s, 'select')) return null;
   const sel = r.select(s);
   if (sel && (r.isTerminator(sel.end) || r.is(sel.end, 'rparen') || r.is(sel.end, 'string'))) return { rule: 'sqli.union_select', severity: 2, at: i };
@@ -150,6 +161,32 @@ function closedStatement(r: SqlReader, i: number): Finding | null {
   return r.tokens.slice(i + 1).every((t) => t.type === 'comment' || t.type === 'semicolon') ? { rule: 'sqli.comment_truncation', severity: 2, at: i } : null;
 }
 
+/**
+ * Comparisons, and the operators of the `x'-'y`, `a'^'b` bypasses: MySQL turns both strings into
+ * numbers, so `pass = 'x'-'y'` is `pass = 0`, true for every non-numeric password.
+ */
+const literalComparisons = new Set(['=', '!=', '<>', '<=>', '<', '>', '<=', '>=', '-', '^', '&', '|']);
+
+/**
+ * `x'='x`, `a'!='b`: the closed literal compared with a literal the application's own closing quote
+ * completes — `pass = 'x'='x'` reads `(pass = 'x') = 'x'`, true for every row in MySQL. Both
+ * literals are short tokens; a quote, an operator and a quote in a row are not prose.
+ */
+function quotedComparison(r: SqlReader, i: number): Finding | null {
+  const op = r.at(i);
+  const last = r.at(i + 1);
+  if (!op || op.type !== 'operator' || !literalComparisons.has(op.text) || !last || last.type !== 'string' || last.closed || i + 2 !== r.tokens.length) return null;
+  // Both literals are plain tokens (a name, an id, an address): `s.split('=')` closes a literal
+  // holding code, and its last quote is followed by a parenthesis.
+  // (`'|'`, `'='`, `b'-'` — the second literal empty — are how a separator is written in a setting
+  // or in Python's bytes.)
+  const first = r.at(i - 1)!;
+  if (last.text.length === 1) return null;
+  return plainToken.test(first.text.slice(1, -1)) && plainToken.test(last.text.slice(1)) && last.text.length <= 34 ? { rule: 'sqli.boolean', severity: 2, at: i } : null;
+}
+
+const plainToken = /^[\w@.$:-]*$/;
+
 function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: boolean, text: string): Finding | null {
   const pos = skipRparens(r, i);
   const t = r.at(pos);
@@ -173,11 +210,31 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
       // (`' or true; foo`: the tautology then a statement separator.)
       if (e.literal && quoted && shortLiteral(r, i) && (r.at(e.end) === undefined || r.is(e.end, 'semicolon')) && (r.isKeyword(pos, 'or', 'xor') || r.is(pos, 'operator', '||'))) return { rule: 'sqli.boolean', severity: 2, at: pos };
     }
+    // `' or abc!`: the value opens on the quote, then OR and one column name as the whole condition
+    // (true for every row where it is non-zero), a stray mark after it. A reply could open so too, so
+    // it is only suspicious (strict mode blocks it).
+    if (e && quoted && pos === i && r.at(i - 1)!.text.length === 2 && r.isKeyword(pos, 'or', 'xor') && e.end === pos + 2 && r.is(pos + 1, 'word') && r.tokens.slice(e.end).every((t) => t.type === 'other' || (t.type === 'operator' && t.text === '!'))) {
+      return { rule: 'sqli.boolean', severity: 1, at: pos };
+    }
     return null;
   }
   if (quoted && pos === i && (t.type === 'operator' || t.type === 'semicolon' || t.type === 'keyword') && shortLiteral(r, i)) {
-    const f = literalOperand(r, i, text) ?? closedStatement(r, i);
+    const f = literalOperand(r, i, text) ?? closedStatement(r, i) ?? quotedComparison(r, i);
     if (f) return f;
+  }
+  // `'.sleep(12).'`: the literal closed, a timing or file call joined to it with `.` (PHP's string
+  // operator, where the value lands in a query string the code builds), and a literal reopened for
+  // the application's own quote. A sentence has no call between a quote and a dot.
+  if (quoted && pos === i && t.type === 'dot' && shortLiteral(r, i)) {
+    const e = r.expression(pos + 1);
+    const reopened = e !== null && r.is(e.end, 'dot') && r.is(e.end + 1, 'string') && e.end + 2 === r.tokens.length;
+    if (e && e.dangerous && (reopened || r.isTerminator(e.end))) return { rule: 'sqli.blind_function', severity: 2, at: pos + 1 };
+    return null;
+  }
+  // `';print'`: MSSQL's PRINT stacked after the closed literal, its operand the literal the
+  // application's own closing quote completes (Perl's `; print "…"` follows code, not a short token).
+  if (quoted && pos === i && t.type === 'semicolon' && r.is(pos + 1, 'word', 'print') && r.is(pos + 2, 'string') && r.at(pos + 3) === undefined && shortLiteral(r, i)) {
+    return { rule: 'sqli.stacked_query', severity: 2, at: pos };
   }
   if (t.type === 'semicolon') {
     const statement = stackedStatement(r, pos + 1);
@@ -213,7 +270,10 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
   if (r.isKeyword(pos, 'order', 'group', 'having', 'limit', 'procedure', 'into') && pos > i - 1) {
     const info = { end: pos, comparison: false, call: false, subquery: false, dangerous: null, literal: false };
     const end = r.clauses(pos, 0, info);
-    if (end > pos && r.isTerminator(end) && (r.is(end, 'comment') || quoted)) return { rule: 'sqli.clause_breakout', severity: 2, at: pos };
+    // (`x' into @team` reads like a sentence about a handle: INTO a variable alone needs the comment.)
+    const intoVariable = r.isKeyword(pos, 'into') && r.is(pos + 1, 'variable');
+    // (`1 group by 1 having 1=1`: a HAVING or WHERE comparison in the chain is SQL without the comment.)
+    if (end > pos && r.isTerminator(end) && (r.is(end, 'comment') || (quoted && !intoVariable) || info.comparison)) return { rule: 'sqli.clause_breakout', severity: 2, at: pos };
   }
   return null;
 }

@@ -1,9 +1,10 @@
 /**
  * HTML as a browser's tokenizer reads it, reduced to what XSS needs: start tags with their
- * attributes (names lower-cased, values as written). Every `<` followed by a letter opens a tag
- * (we do not know the context the value lands in, so a tag inside what would be a comment still
- * counts). Attribute-list reading follows the HTML spec: `/` separates like a space, a value is
- * quoted or runs to whitespace or `>`, an unterminated tag still has its attributes.
+ * attributes (names lower-cased, values as written). Every `<` followed by a letter (or by `:` and a
+ * letter, old IE's prefixed elements) opens a tag (we do not know the context the value lands in, so
+ * a tag inside what would be a comment still counts). Attribute-list reading follows the HTML spec:
+ * `/` separates like a space, a value is quoted or runs to whitespace or `>`, an unterminated tag
+ * still has its attributes.
  */
 export interface HtmlAttribute {
   name: string;
@@ -76,7 +77,8 @@ export function startTags(text: string, maxTags = 256): HtmlTag[] {
   const tags: HtmlTag[] = [];
   let at = text.indexOf('<');
   while (at >= 0 && tags.length < maxTags) {
-    if (isAsciiLetter(text.charCodeAt(at + 1))) {
+    // `<:vmlframe`: old IE read a tag with an empty namespace prefix as the prefixed element.
+    if (isAsciiLetter(text.charCodeAt(at + 1)) || (text[at + 1] === ':' && isAsciiLetter(text.charCodeAt(at + 2)))) {
       let i = at + 1;
       while (i < text.length && !isHtmlSpace(text[i]) && text[i] !== '/' && text[i] !== '>' && text[i] !== '<') i++;
       const name = text.slice(at + 1, i).toLowerCase();

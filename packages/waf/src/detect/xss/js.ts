@@ -146,9 +146,13 @@ export function findScript(tokens: readonly JsToken[], from = 0, text?: string):
       // (document)["cookie"]: the receiver wrapped in parentheses, then a computed property.
       const prop = tokens[afterReceiver(tokens, k) + 1];
       if (prop?.type === 'string' && sensitiveProperties.has(prop.text)) return { at: k, shape: 'access', name: `${t.text}.${prop.text}` };
-    } else if (t.type === 'name' && (t.text === 'call' || t.text === 'apply') && isPunct(tokens[k - 1], '.') && taggedWithExpression(tokens[k + 1])) {
-      // [].sort.call`${alert}1337`, Reflect.apply.call`${f}…`: a tagged template calls with its parts.
+    } else if (t.type === 'name' && (t.text === 'call' || t.text === 'apply') && isPunct(tokens[k - 1], '.') && (taggedWithExpression(tokens[k + 1]) || gluedTemplate(t, tokens[k + 1]))) {
+      // [].sort.call`${alert}1337`, Reflect.apply.call`${f}…`: a tagged template calls with its parts;
+      // glued to `.call` with no part yet (Reflect.sort.call``), it is the same call without parentheses.
       return { at: k, shape: 'obfuscated', name: t.text + '`…`' };
+    } else if (t.type === 'name' && escapedGlobalLookup(tokens, k)) {
+      // self["\x24"], window['\u0065val']: a global looked up by a name spelled in escapes.
+      return { at: k, shape: 'obfuscated', name: t.text + '[…]' };
     } else if (t.type === 'name' && receivers.has(t.text) && t.text !== 'this') {
       // document.cookie, document["cookie"], window['location']
       const dot = tokens[k + 1];
@@ -204,6 +208,25 @@ function afterReceiver(tokens: readonly JsToken[], k: number): number {
 /** A template literal with a `${…}` part: the arguments of a tagged call. */
 function taggedWithExpression(t: JsToken | undefined): boolean {
   return t !== undefined && t.type === 'string' && t.quote === '`' && t.text.includes('${');
+}
+
+/** A template literal written right after the name (`call``…```): a tagged call, not two words. */
+function gluedTemplate(name: JsToken, next: JsToken | undefined): boolean {
+  return next !== undefined && next.type === 'string' && next.quote === '`' && next.start === name.start + name.text.length;
+}
+
+/** Globals a page's script can be reached through by a computed name. */
+const globalObjects = new Set(['window', 'self', 'top', 'parent', 'frames', 'globalThis', 'document', 'opener']);
+
+/**
+ * `self["\x24"]`: a global object indexed by a string spelled in `\x`/`\u` escapes. Only code
+ * hiding the name it reaches for writes a property that way.
+ */
+function escapedGlobalLookup(tokens: readonly JsToken[], k: number): boolean {
+  if (!globalObjects.has(tokens[k]!.text)) return false;
+  const open = afterReceiver(tokens, k);
+  const key = tokens[open + 1];
+  return isPunct(tokens[open], '[') && key?.type === 'string' && /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F{])/.test(key.text) && isPunct(tokens[open + 2], ']');
 }
 
 /** `[ strings… ]` (one or more, `["$"]["globalEval"]`) followed by `(`: a computed member call. */

@@ -7,7 +7,9 @@
  * - fullwidth forms (`＜script＞`), which ASP.NET/IIS "best fit" maps to ASCII (also as the Latin-1
  *   reading of their UTF-8 bytes, the way header fields arrive);
  * - US-ASCII with the high bit set (`¼script¾` = 0xBC script 0xBE), which a page served as
- *   US-ASCII reads with the eighth bit dropped (old IE did).
+ *   US-ASCII reads with the eighth bit dropped (old IE did);
+ * and one spelling no browser reads back, only filters: an element name with blanks between its
+ * letters (`<f o r m`).
  */
 import type { XssFinding } from './rules.ts';
 
@@ -89,4 +91,24 @@ function utf8Reading(value: string): string {
   for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 0xff) return value;
   const utf8 = Buffer.from(value, 'latin1').toString('utf8');
   return utf8.includes('\uff1c') ? utf8 : value;
+}
+
+/** Elements worth spelling letter by letter: they run script, load, submit or take over the page. */
+const spelledElements = new Set([
+  'script', 'style', 'svg', 'math', 'form', 'dialog', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base',
+  'link', 'meta', 'marquee', 'isindex', 'img', 'image', 'body', 'input', 'button', 'video', 'audio', 'details', 'param',
+]);
+
+/**
+ * `<f o r m`, `<s c r i p t`: an element name written with blanks between its letters right after
+ * `<`. A browser reads `<f` with attributes `o`, `r`, `m`; the spelling exists to slip the name
+ * past a filter that matches it whole, toward one that drops blanks or a page that rebuilds it. No
+ * prose or code puts single letters apart after a `<` (`a < b c`, `x <= y` spell no element here).
+ */
+export function spelledElement(value: string): XssFinding | null {
+  const spelled = /<[\s/]*((?:[a-z][ \t\r\n\f]{1,3}){2,11}[a-z])(?![a-z])/gi;
+  for (let m = spelled.exec(value); m; m = spelled.exec(value)) {
+    if (spelledElements.has(m[1]!.replace(/\s+/g, '').toLowerCase())) return { rule: 'xss.spelled_element', severity: 2, at: m.index };
+  }
+  return null;
 }

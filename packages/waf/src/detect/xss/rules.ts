@@ -75,15 +75,35 @@ export function isScriptCss(value: string): boolean {
   return css.includes('expression(') || css.includes('javascript:') || css.includes('vbscript:') || css.includes('-moz-binding') || css.includes('behavior:') || css.includes('behaviour:');
 }
 
-/** CSS outside a tag (a style parameter): bindings and script URLs, not `expression(` which prose has. */
+/**
+ * CSS outside a tag (a style parameter): bindings and script URLs, not `expression(` which prose has.
+ * A `url(` that opens with a script scheme counts even when the value stops at the scheme's name
+ * (`x:url(javascript`): a probe cut where the page supplies the rest; no prose ends that way.
+ */
 export function isScriptCssValue(value: string): boolean {
   const compact = value.toLowerCase().replace(/\s+/g, '');
-  return compact.includes('url(javascript:') || compact.includes('url(vbscript:') || compact.includes('-moz-binding:') || compact.includes('behavior:url(');
+  if (/url\(['"]?(?:java|vb)script(?::|['"]?$)/.test(compact)) return true;
+  return compact.includes('-moz-binding:') || compact.includes('behavior:url(');
+}
+
+/**
+ * An attribute value as the browser hands it to the script engine, after an application that
+ * unescapes once more: `confirm&amp;lpar;1&amp;rpar;` is `confirm(1)` once both have decoded it.
+ * At most three rounds (each one can only shorten the text).
+ */
+function handlerCode(value: string): string {
+  let text = value;
+  for (let round = 0; round < 3 && text.indexOf('&') >= 0; round++) {
+    const next = decodeHtmlEntities(text);
+    if (next === text) break;
+    text = next;
+  }
+  return text;
 }
 
 /** An attribute value that reads as code: a sink call, or at least a call or assignment. */
 function looksExecutable(value: string): boolean {
-  const decoded = decodeHtmlEntities(value);
+  const decoded = handlerCode(value);
   if (findScript(tokenizeJs(decoded, 256)) !== null) return true;
   return /[(`=]/.test(decoded);
 }
@@ -189,7 +209,9 @@ function judgeTag(tag: HtmlTag, text: string, depth: number, inDocument: boolean
     return inDocument && text[tag.end - 1] === '>' ? null : { rule: 'xss.script_tag', severity: 1, at: tag.start };
   }
   // A refresh to elsewhere or a new base URL hijacks the page without script.
-  if ((name === 'meta' && (attributeValue(tag, 'http-equiv') ?? '').toLowerCase() === 'refresh') || (name === 'base' && attributeValue(tag, 'href'))) {
+  // A `<base href` whose value is still open (the input stops at `href` or `href=`) is the same
+  // takeover left for the page's next characters to finish.
+  if ((name === 'meta' && (attributeValue(tag, 'http-equiv') ?? '').toLowerCase() === 'refresh') || (name === 'base' && (attributeValue(tag, 'href') || (attributeValue(tag, 'href') !== undefined && text[tag.end - 1] !== '>')))) {
     return { rule: 'xss.redirect_tag', severity: 2, at: tag.start };
   }
   for (const attribute of tag.attributes) {
