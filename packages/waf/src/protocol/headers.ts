@@ -1,6 +1,6 @@
 /**
- * Header fields (CRS 920210, 920280, 920290, 920300-920330, 920350, 920450/920451, 920520,
- * 920600, 920660, 920190/920200, 921230, 921250, and httpoxy): which are missing, empty, doubled
+ * Header fields (CRS 920210, 920270/920271, 920280, 920290, 920300-920330, 920350, 920450/920451,
+ * 920520, 920600, 920660, 920190/920200, 921230, 921250, and httpoxy): which are missing, empty, doubled
  * or out of place.
  *
  * Severities (the spec is silent; our choice):
@@ -193,11 +193,39 @@ function checkSizes(view: RequestView): ProtocolHit | null {
   return null;
 }
 
-/** `$Version=1` cookies (RFC 2109) make some servers read quoted values across `;` (cookie smuggling). */
+/**
+ * `$Version=1` cookies (RFC 2109) make some servers (Tomcat, Jetty, Undertow) read quoted values
+ * across `;` (cookie smuggling, CRS 921250). No browser sends `$Version` any more, so it alone is
+ * odd (1); with a quoted value that runs over a `;` the other cookies it swallows are hidden from
+ * whatever reads the header the RFC 6265 way (a WAF, a proxy's session affinity): 2.
+ */
 function checkCookieVersion(view: RequestView): ProtocolHit | null {
   const cookie = header(view, 'cookie');
-  if (cookie !== undefined && /^\s*\$version\s*=/i.test(cookie)) return protocolHit('protocol.cookie_v1', 1, where('Cookie'), cookie);
-  return null;
+  if (cookie === undefined || !/^\s*\$version\s*=/i.test(cookie)) return null;
+  const smuggles = /=\s*\\?"[^"]*;[^"]*"/.test(cookie);
+  return protocolHit(smuggles ? 'protocol.cookie_smuggling' : 'protocol.cookie_v1', smuggles ? 2 : 1, where('Cookie'), cookie);
+}
+
+/**
+ * Escaped bytes in the header values applications URL-decode. `%00` in any header: C code that
+ * reads the decoded value stops there, the filter did not (CRS 920270): 2 (1 in a cookie). Another
+ * control byte in a cookie or Referer (CRS 920271): 1.
+ */
+function checkHeaderBytes(view: RequestView): ProtocolHit | null {
+  let weak: ProtocolHit | null = null;
+  for (const [name, values] of view.headers) {
+    for (const value of values) {
+      if (!value.includes('%')) continue;
+      // (A cookie may hold a URL-encoded PHP serialize() whose private members carry NULs: 1 there.)
+      if (value.includes('%00')) {
+        if (name === 'host') continue; // checkHost weighs every odd byte of Host
+        if (name !== 'cookie') return protocolHit('protocol.nul_byte', 2, where(name), `${name}: ${value}`);
+        weak ??= protocolHit('protocol.nul_byte', 1, where(name), `${name}: ${value}`);
+      }
+      if ((name === 'cookie' || name === 'referer') && /%(?:0[1-8bcef]|1[0-9a-f]|7f)/i.test(value)) weak ??= protocolHit('protocol.control_char', 1, where(name), `${name}: ${value}`);
+    }
+  }
+  return weak;
 }
 
 export function checkHeaders(view: RequestView): ProtocolHit | null {
@@ -212,5 +240,6 @@ export function checkHeaders(view: RequestView): ProtocolHit | null {
     checkSizes(view),
     checkCookieVersion(view),
     checkClientHeaders(view),
+    checkHeaderBytes(view),
   ]);
 }

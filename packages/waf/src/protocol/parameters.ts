@@ -1,11 +1,13 @@
 /**
  * Checks on the parsed parameters, request-wide: names that carry line breaks (CRS 921150/921160,
  * header injection through a name), names with text after an array index (921210, parsers split
- * them differently), `_method` overrides (920650, see checkMethodOverride), ORM lookups that reach
- * secret columns (934210/934220, see checkOrmLookups), and session fixation (943100-943120): a
- * session id planted through a link or form from another site, or a cookie set by script.
+ * them differently), letters written as `\u` escapes (920540, see checkUnicodeEscapes), `_method`
+ * overrides (920650, see checkMethodOverride), ORM lookups that reach secret columns (934210/934220,
+ * see checkOrmLookups), and session fixation (943100-943120): a session id planted through a link
+ * or form from another site, or a cookie set by script.
  *
- * Severities (our choice): a line break in a name, a session id parameter arriving with a Referer
+ * Severities (our choice): a line break in a name, a letter or digit right after an array index
+ * (`foo[1]a`), a session id parameter arriving with a Referer
  * from another site, and a script that writes a cookie with `expires`/`domain` in a URL parameter
  * are 2, and so is a session id in the URL without Referer (a link in a mail: how fixation is
  * delivered). A session id in a body without Referer (API clients) and `_method=PROPFIND` are 1.
@@ -127,7 +129,13 @@ function checkNames(inputs: readonly RequestInput[]): ProtocolHit | null {
       if (!trailing) return protocolHit('protocol.name_line_break', 2, { location: input.location, name: input.name }, raw, 'crlf');
     }
     // foo[1]a: PHP reads `foo[1]`, other parsers the whole name (CRS 921210); `Items[0].Name` is ASP.NET's binding.
-    if (/\][^[\].=\]]/.test(decoded) && /^[^[\]]+\[[^\]]*\]/.test(decoded)) weak ??= protocolHit('protocol.name_after_index', 1, { location: input.location, name: input.name }, raw);
+    // A letter or digit right after the index is written by no serializer (PHP, Rails, qs and
+    // jQuery all close with `]` or go on with `[`): the two readings are the point, 2. Other
+    // characters there (`a[0] copy`, `a[x]-1`) may be a hand-made name: 1.
+    if (/\][^[\].=\]]/.test(decoded) && /^[^[\]]+\[[^\]]*\]/.test(decoded)) {
+      if (/^[\w-]+(?:\[[^\]]*\])+[a-z0-9]/i.test(decoded)) return protocolHit('protocol.name_after_index', 2, { location: input.location, name: input.name }, raw);
+      weak ??= protocolHit('protocol.name_after_index', 1, { location: input.location, name: input.name }, raw);
+    }
   }
   return weak;
 }
@@ -195,6 +203,41 @@ function checkOrmLookups(inputs: readonly RequestInput[]): ProtocolHit | null {
   return weak;
 }
 
+/** `\u0061`: a letter or digit written as a JavaScript/JSON escape. */
+const escapedAlnum = /\\u00(?:3[0-9]|[46][1-9a-f]|[57][0-9a])/i;
+/** Such an escape inside a word (`\u0061lert`, `ev\u0061l`), or two of them. */
+const escapedWord = /[a-z0-9]\\u00(?:3[0-9]|[46][1-9a-f]|[57][0-9a])|\\u00(?:3[0-9]|[46][1-9a-f]|[57][0-9a])(?:[a-z0-9]|\\u00)/i;
+
+/**
+ * Letters spelled as `\uXXXX` escapes in a parameter (CRS 920540): JSON and JavaScript encoders
+ * escape quotes, control and non-ASCII characters (Go and Rails also `<`, `>`, `&`), never a letter
+ * or a digit, so a word with one is written for a back end that unescapes what the filter read
+ * escaped. A value with spaces is prose (a post about escapes): not checked; an escape standing
+ * alone (`\u0041`, searched for) is not a word.
+ */
+function checkUnicodeEscapes(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
+  // A JSON API passes JSON documents along as strings (a webhook payload, a stored setting), and
+  // their escapes with them: there the value detectors read the unescaped text instead.
+  let jsonApi: boolean | null = null;
+  for (const input of inputs) {
+    const { location } = input;
+    if ((location !== 'query' && location !== 'body') || !input.value.includes('u00') || input.value.length > 8192) continue;
+    jsonApi ??= /\bjson\b|\+json/i.test(header(view, 'content-type') ?? '');
+    if (jsonApi || input.name.startsWith('json[')) continue;
+    const value = input.value.includes('%') || input.value.includes('+') ? percentDecode(input.value, true) : input.value;
+    if (/\s/.test(value) || !escapedAlnum.test(value)) continue;
+    if (escapedWord.test(value)) return protocolHit('protocol.unicode_escape_word', 2, { location, name: input.name }, value);
+  }
+  return null;
+}
+
 export function checkParameters(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
-  return strongest([checkNames(inputs), checkSessionFixation(view, inputs), checkCookieWrite(inputs), checkMethodOverride(view, inputs), checkOrmLookups(inputs)]);
+  return strongest([
+    checkNames(inputs),
+    checkSessionFixation(view, inputs),
+    checkCookieWrite(inputs),
+    checkMethodOverride(view, inputs),
+    checkOrmLookups(inputs),
+    checkUnicodeEscapes(view, inputs),
+  ]);
 }

@@ -27,6 +27,21 @@ describe('CRLF / header injection detector', () => {
       { value: 'munch%0d%0a%0d%0a<html><body>owned', location: 'cookie', rule: 'crlf.response_splitting' },
       { value: 'a%0d%0aRemote-Addr: 127.0.0.1', location: 'query', severity: 2 },
       { value: 'Headerdata%0dInjected-Header: x', location: 'header', severity: 1 },
+      // An encoded break in a header value that is no URL: any header line after it is injected.
+      { value: 'Headerdata%0dInjectedheader: yes', location: 'header', severity: 2, rule: 'crlf.header_injection' },
+      { value: 'en&#13;&#10;Vary: forged', location: 'header', severity: 2, rule: 'crlf.header_injection' },
+      { value: 'fr&#x0a;Location: http://evil.example/', location: 'header', severity: 2 },
+      // XML: a break written as a character reference, then a request or status line.
+      { value: 'x&#13;&#10;HTTP/1.1 200 OK&#13;&#10;Content-Length: 5', location: 'xml', rule: 'crlf.response_splitting' },
+      { value: '&#10;PUT /admin/users HTTP/1.1', location: 'xml', rule: 'crlf.request_smuggling' },
+      { value: 'a&#x0D;&#x0A;GET /internal HTTP/1.0', location: 'xml', rule: 'crlf.request_smuggling' },
+      // A one-word query or cookie value that breaks into a `name=value` line.
+      { value: 'test%0anext=more', location: 'query', rule: 'crlf.line_injection' },
+      { value: 'ok%0D%0Aadmin=1', location: 'query', rule: 'crlf.line_injection' },
+      { value: 'abc%0d%0arole=admin', location: 'cookie', rule: 'crlf.line_injection' },
+      // Overlong UTF-8 breaks (%c0%8a is LF to a lenient decoder).
+      { value: 'x%c0%8d%c0%8aSet-Cookie: admin=1', location: 'query', rule: 'crlf.header_injection' },
+      { value: 'en%e0%80%8aRefresh: 0;url=http://evil.example/', location: 'header', rule: 'crlf.header_injection' },
     ],
     'path',
   );
@@ -41,6 +56,23 @@ describe('CRLF / header injection detector', () => {
       { value: '\n\rlocation:\n\r', location: 'query' },
       { value: 'To test, send:\nGET / HTTP/1.1\nHost: example.org', location: 'body', below: 2 },
       { value: '<a>\n<b/></a>', location: 'xml' },
+      // XML text is full of typed breaks; a reference break before prose or a header-like line is formatting.
+      { value: 'To test, send:\nGET / HTTP/1.1', location: 'xml' },
+      { value: 'Price&#10;per unit', location: 'xml' },
+      { value: 'Note&#13;&#10;Location: Paris', location: 'xml' },
+      // A URL in a header (Referer) may carry a textarea's break in its query.
+      { value: 'https://shop.example/search?q=hi%0D%0ANote:%20thanks', location: 'header' },
+      { value: '/search?q=hi%0D%0ANote:%20thanks', location: 'header' },
+      // A client's encoded multi-line message in a custom header: prose before the break.
+      { value: 'Upload%20failed%0AReason:%20timeout', location: 'header' },
+      // Query values: prose with a break, base64 wrapped at a line, a Windows path, a bare break.
+      { value: 'Dear%20Sam%0Aname=John', location: 'query' },
+      { value: 'Dear+Sam%0Aname=John', location: 'query' },
+      { value: 'QUJDREVGR0hJSktM%0AR0g=', location: 'query' },
+      { value: 'C:\\new=1', location: 'query' },
+      { value: 'a%0Ab', location: 'query' },
+      { value: 'caf%C3%A9%20Lyon', location: 'query' },
+      { value: 'line one%0Aname=value', location: 'body', below: 2 },
     ],
     'path',
   );
