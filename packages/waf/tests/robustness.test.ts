@@ -70,9 +70,7 @@ const hostile: string[] = [
 
 describe('robustness', () => {
   it('never throws on random requests, each inspected within a bounded time', () => {
-    let slowest = 0;
-    for (let i = 0; i < 400; i++) {
-      const request = randomRequest();
+    const inspectOnce = (request: WafRequest): number => {
       const start = performance.now();
       expect(() => requestInputs(request)).not.toThrow();
       for (const input of requestInputs(request)) {
@@ -82,9 +80,18 @@ describe('robustness', () => {
         }
       }
       inspectPhases(request, { mode: 'strict' }, [1, 2, 3]);
-      slowest = Math.max(slowest, performance.now() - start);
+      return performance.now() - start;
+    };
+    let slowest = { ms: 0, request: null as WafRequest | null };
+    for (let i = 0; i < 400; i++) {
+      const request = randomRequest();
+      const ms = inspectOnce(request);
+      if (ms > slowest.ms) slowest = { ms, request };
     }
-    expect(slowest).toBeLessThan(500);
+    // The slowest is timed again, best of three: an input the engine is slow on stays slow, while a
+    // garbage collection or a busy machine (the whole suite runs in parallel) does not repeat.
+    const again = Math.min(...[1, 2, 3].map(() => inspectOnce(slowest.request!)));
+    expect(Math.min(slowest.ms, again)).toBeLessThan(500);
   });
 
   it.each(hostile.map((h) => [h.slice(0, 24), h]))('stays fast on %s…', (_label, value) => {
