@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWebsiteSettings } from '@rampart/contracts';
 import { magapi, startHarness, type Harness } from './support/harness.ts';
+import { freePort, startEchoOrigin, startRealGateway, type RealGateway } from './support/real-gateway.ts';
 
 /*
  * The console against the real gateway (apps/gateway/src/main.ts, one worker): the policy file it
@@ -15,28 +12,17 @@ import { magapi, startHarness, type Harness } from './support/harness.ts';
 
 let h: Harness;
 let token: string;
-let gateway: ChildProcess;
-let origin: http.Server;
+let gateway: RealGateway;
+let origin: { port: number; close: () => Promise<void> };
 let listenPort: number;
-let stderr = '';
-const main = join(import.meta.dirname, '..', '..', 'gateway', 'src', 'main.ts');
 const call = (method: 'GET' | 'POST', url: string, payload?: unknown, lang: 'en-US' | 'zh-CN' = 'en-US') => magapi(h.app, method, url, { token, payload, lang });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   h = await startHarness();
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
-  origin = http.createServer((req, res) => res.end(`origin saw ${req.url}`));
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  const originPort = (origin.address() as net.AddressInfo).port;
+  origin = await startEchoOrigin();
+  const originPort = origin.port;
   listenPort = await freePort();
   expect((await call('POST', '/module_switch', { module: 'website', status: 1 })).body.code).toBe(0);
   // Loose: strict (the default) also refuses a Host that is an IP address, which is what these requests send.
@@ -44,19 +30,11 @@ beforeAll(async () => {
   expect((await call('POST', '/website/base', base)).body.code).toBe(0);
   const site = { name: 'Real', status: 'on', running: true, listen: [{ address: '127.0.0.1', port: listenPort, tls: false }], server_names: [], upstreams: [`http://127.0.0.1:${originPort}`], tls_cert: '', tls_key: null, trusted_proxies: [] };
   expect((await call('POST', '/website/server', site)).body.code).toBe(0);
-  const adminSocket = join(h.dir, 'run', 'gateway.sock');
-  mkdirSync(join(h.dir, 'run'), { recursive: true });
-  gateway = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', main, '--config', join(h.dir, 'gateway', 'gateway.json'), '--admin-socket', adminSocket, '--workers', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  gateway.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  for (let i = 0; i < 200 && !existsSync(adminSocket); i++) await new Promise((r) => setTimeout(r, 50));
+  gateway = await startRealGateway(join(h.dir, 'gateway', 'gateway.json'), join(h.dir, 'run', 'gateway.sock'));
 }, 30_000);
 afterAll(async () => {
-  if (gateway && gateway.exitCode === null) {
-    const exited = new Promise((r) => gateway.once('exit', r));
-    gateway.kill('SIGTERM');
-    await exited;
-  }
-  await new Promise((resolve) => origin.close(resolve));
+  await gateway?.stop();
+  await origin?.close();
   await h.close();
 });
 
@@ -77,12 +55,12 @@ async function drainUntil(match: (row: { content: string; ip: string }) => boole
     if (rows.some(match)) return rows;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`no such event drained; gateway stderr: ${stderr}`);
+  throw new Error(`no such event drained; gateway stderr: ${gateway.stderr()}`);
 }
 
 describe('the console with the real gateway', () => {
   it('blocks an attack with the policy it wrote, and the drained event reaches the event and photo logs', async () => {
-    expect(await get('/hello?x=1'), stderr).toEqual({ status: 200, text: 'origin saw /hello?x=1' });
+    expect(await get('/hello?x=1'), gateway.stderr()).toEqual({ status: 200, text: 'origin saw /hello?x=1' });
     expect((await get('/search?q=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E')).status).toBe(403);
     const rows = await drainUntil((r) => r.content.includes('attack on site "Real" blocked'));
     expect(rows.find((r) => r.content.includes('attack on site "Real" blocked'))!.content).toBe('127.0.0.1: cross-site scripting (XSS) attack on site "Real" blocked');
@@ -92,12 +70,12 @@ describe('the console with the real gateway', () => {
 
   it('refuses an address put on the interception list by hand at once, and lets it in again when removed', async () => {
     const added = await call('POST', '/website/intercept_list', { ips: ['127.0.0.1'], minutes: 5, remark: 'by hand' });
-    expect(added.body, stderr).toMatchObject({ code: 0, data: { gateway: { state: 'sent' } } });
+    expect(added.body, gateway.stderr()).toMatchObject({ code: 0, data: { gateway: { state: 'sent' } } });
     expect((await get('/hello')).status).toBe(403);
     const removed = await call('POST', '/website/intercept_list_delete', { ips: ['127.0.0.1'] });
     expect(removed.body).toMatchObject({ code: 0, data: { deleted: 1, gateway: { state: 'sent' } } });
     expect(await get('/hello')).toEqual({ status: 200, text: 'origin saw /hello' });
     // No reload happened: the first generation still serves.
-    expect(stderr).not.toContain('generation 2');
+    expect(gateway.stderr()).not.toContain('generation 2');
   }, 30_000);
 });

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import http from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWebsiteSettings, gatewayConfigSchema, websiteDiscoverySchema, type WebsiteSiteInput } from '@rampart/contracts';
 import { magapi, startHarness, type Harness } from './support/harness.ts';
+import { freePort, startEchoOrigin, startRealGateway, type RealGateway } from './support/real-gateway.ts';
 import { makeCert } from './support/portal-certs.ts';
 
 /*
@@ -36,14 +35,6 @@ const call = (method: 'GET' | 'POST', url: string, payload?: unknown, options: {
   magapi(h.app, method, url, { token: options.as ?? token, payload, ...(options.lang ? { lang: options.lang } : {}) });
 const gatewayFile = () => gatewayConfigSchema.parse(JSON.parse(readFileSync(configFile, 'utf8')));
 const rows = () => JSON.stringify(h.console.ctx.db.prepare('SELECT * FROM website_sites ORDER BY id').all());
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const site = (port: number, upstreamPort: number, change: Partial<WebsiteSiteInput> = {}): WebsiteSiteInput => ({
   name: 'Shop', status: 'on', running: true, listen: [{ address: '127.0.0.1', port, tls: false }], server_names: ['shop.example.com'],
@@ -173,17 +164,14 @@ describe('discovery', () => {
 });
 
 describe('a running gateway', () => {
-  let gateway: ChildProcess;
-  let origin: http.Server;
+  let gateway: RealGateway;
+  let origin: { port: number; close: () => Promise<void> };
   let originPort: number;
   let listenPort: number;
-  let stderr = '';
-  const main = join(import.meta.dirname, '..', '..', 'gateway', 'src', 'main.ts');
 
   beforeAll(async () => {
-    origin = http.createServer((req, res) => res.end(`origin saw ${req.url}`));
-    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-    originPort = (origin.address() as net.AddressInfo).port;
+    origin = await startEchoOrigin();
+    originPort = origin.port;
     listenPort = await freePort();
     const { list } = (await call('GET', '/website/server')).body.data;
     await call('POST', '/website/server_delete', { ids: list.map((s: { id: number }) => s.id) });
@@ -191,18 +179,11 @@ describe('a running gateway', () => {
     expect((await call('POST', '/website/base', { ...defaultWebsiteSettings.base, block_mode: 'loose' })).body.code).toBe(0);
     const added = await call('POST', '/website/server', site(listenPort, originPort, { server_names: [] }));
     expect(added.body.code).toBe(0);
-    mkdirSync(join(h.dir, 'run'), { recursive: true });
-    gateway = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', main, '--config', configFile, '--admin-socket', adminSocket, '--workers', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    gateway.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    for (let i = 0; i < 200 && !existsSync(adminSocket); i++) await new Promise((r) => setTimeout(r, 50));
+    gateway = await startRealGateway(configFile, adminSocket);
   }, 30_000);
   afterAll(async () => {
-    if (gateway && gateway.exitCode === null) {
-      const exited = new Promise((r) => gateway.once('exit', r));
-      gateway.kill('SIGTERM');
-      await exited;
-    }
-    await new Promise((resolve) => origin.close(resolve));
+    await gateway?.stop();
+    await origin?.close();
   });
 
   const fetchThrough = async (port: number) => {
@@ -211,7 +192,7 @@ describe('a running gateway', () => {
   };
 
   it('serves the site the console wrote and reloads on each change', async () => {
-    expect(existsSync(adminSocket), stderr).toBe(true);
+    expect(existsSync(adminSocket), gateway.stderr()).toBe(true);
     expect(await fetchThrough(listenPort)).toEqual({ status: 200, text: 'origin saw /hello?x=1' });
     const second = await freePort();
     const added = await call('POST', '/website/server', site(second, originPort, { name: 'Second', server_names: [] }));
