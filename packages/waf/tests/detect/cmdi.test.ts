@@ -298,13 +298,66 @@ describe('cmdi detector: headers that are never command lines', () => {
       expect(header(v, 'User-Agent')?.severity, v).toBe(2);
     }
     expect(header('chef report nodes', 'referer')?.severity).toBe(2);
+    // a parameter of the referring URL that is a command with only options
+    expect(header('https://example.com/?args=env --version', 'referer')?.severity).toBe(2);
+    expect(header('https://example.com/?a=1&args=perf+--version', 'Referer')?.severity).toBe(2);
   });
   it('passes agent strings, client names and URLs', () => {
     for (const v of ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36', 'curl/8.1.2', 'Wget', 'curl', 'python-requests/2.31.0', 'git/2.43.0']) {
       expect(header(v, 'User-Agent'), v).toBeNull();
     }
     expect(header('https://example.com/a?b=c', 'Referer')).toBeNull();
+    for (const v of ['https://example.com/?args=environment', 'https://www.example.com/search?q=cat+videos', 'https://example.com/?q=ls%20-la%20meaning', 'https://example.com/?q=%E0%A4%A']) {
+      expect(header(v, 'Referer'), v).toBeNull();
+    }
     // other headers keep the generic reading: a list header's words are not a command line
     expect(header('set -o history', 'X-Note')).toBeNull();
   });
+});
+
+describe('cmdi detector: word-list evasions and whole-value shapes (third wave)', () => {
+  it('reads `$_` inside a word and `$"…"` the way the evasion means them', () => {
+    expect(tokenizeShell('c$_at /et$_c/pas$_swd')[0]!.words.map((w) => w.text)).toEqual(['cat', '/etc/passwd']);
+    expect(tokenizeShell('{,$"whoami",}')[0]!.words.map((w) => w.text)).toEqual(['whoami']);
+    // at the start of a word `$_name` stays a variable (PHP's $_GET is not the word "GET")
+    expect(tokenizeShell('echo $_GET')[0]!.words.map((w) => w.text)).toEqual(['echo', '']);
+  });
+  checkAttacks(detectCmdi, 'cmdi', [
+    { value: 'www.example.com;c$_at+/et$_c/pas$_swd', rule: 'cmdi.obfuscated_command' },
+    { value: 'x=foo;c$_at /et$_c/pas$_swd', location: 'header' },
+    { value: '{,$"whoami",}', rule: 'cmdi.obfuscated_command' },
+    { value: 'cat /[?]tc/pa[?]swd', rule: 'cmdi.glob_path' },
+    { value: '$(($() 42))', rule: 'cmdi.command_substitution' },
+    { value: 'echo $(( $(id -u) + 1 ))', rule: 'cmdi.command_substitution' },
+    { value: '/bin/ab', rule: 'cmdi.command_line' },
+    { value: '/usr/sbin/sendmail', location: 'body', rule: 'cmdi.command_line' },
+    { value: '>/tmp/curl', rule: 'cmdi.redirect' },
+    { value: '2>>/etc/cron.d/job', location: 'body', rule: 'cmdi.redirect' },
+    { value: 'view=image.jpg&bcdboot/r file.txt', location: 'query_name' },
+    { value: 'x|netsh/?' },
+    { value: 'if (AA) == (AA) echo same', rule: 'cmdi.batch_syntax' },
+    // expansions inside double quotes are read too
+    { value: ';cat "/et${x}c/pa$@sswd"' },
+  ]);
+  checkBenign(detectCmdi, [
+    { value: 'the total$_sum field', location: 'body' },
+    { value: 'a{$_x}b is a template', location: 'body' },
+    { value: 'price $_5 off', location: 'body' },
+    { value: 'Say $"hello" in bash', location: 'body', below: 2 },
+    { value: 'cat /[abc]/x', below: 2 },
+    { value: 'total: $((1+2))' },
+    { value: 'echo $((x * 2))', below: 2 },
+    { value: '/bin/ab', location: 'path' }, // a paste-bin page, not a program
+    { value: 'bin/console' },
+    { value: '/blog/2024/hello' },
+    { value: '> /tmp is full again', location: 'body' },
+    { value: '> quoted reply', location: 'body' },
+    { value: 'save to /tmp/output.txt', location: 'body' },
+    { value: 'cat/dog' },
+    { value: 'Q&A: and/or' },
+    { value: 'Tom & cat/dog food', location: 'body' },
+    { value: 'if (a) == (b) { run() }', location: 'body' },
+    { value: 'if (a) == (b): print(1)', location: 'body' },
+    { value: 'if (price) == (cost) we lose', location: 'body' },
+  ]);
 });

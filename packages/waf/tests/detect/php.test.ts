@@ -159,3 +159,28 @@ describe('PHP injection detector', () => {
   ]);
   checkRobust(detectPhpInjection);
 });
+
+describe('PHP injection detector: a whole value that is one bare call', () => {
+  checkAttacks(detectPhpInjection, 'cmdi', [
+    // a dangerous name glued after capitals
+    { value: 'FOOcall_user_func()', rule: 'php.function_call' },
+    { value: 'FOOGzInFlAtE()' },
+    { value: 'X1fsockopen("h", 80)' },
+    // an extension's function probed alone: suspicious (strict mode)
+    { value: 'pg_enter_pipeline_mode (', severity: 1, rule: 'php.function_call' },
+    { value: 'ldap_get_entries()', severity: 1 },
+    { value: 'sodium_crypto_aead_chacha20poly1305_ietf_keygen (', location: 'xml', severity: 1 },
+    { value: 'odbc_connection_string_should_quote(', location: 'body_name', severity: 1 },
+  ]);
+  checkBenign(detectPhpInjection, [
+    { value: 'maybe_unserialize()' }, // WordPress's own function
+    { value: 'my_array_filter()' },
+    { value: 'job_start()' },
+    { value: 'camelCallUserFunc()' },
+    { value: 'sodium_add_to_recipe(foo)' }, // no such function: sodium_ alone is not an extension prefix here
+    { value: 'mb_strlen is slow' },
+    { value: 'pg_dump (the tool) keeps failing' },
+    { value: 'Use ldap_get_entries() after ldap_search()', location: 'body', below: 2 },
+    { value: 'curl_setopt($ch, CURLOPT_URL, $url);', location: 'body', below: 2 },
+  ]);
+});

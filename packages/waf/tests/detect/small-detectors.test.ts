@@ -110,3 +110,30 @@ describe('Mail injection detector', () => {
   ]);
   checkRobust(detectMailInjection);
 });
+
+describe('Mail injection detector: POP3, lower-case IMAP and XML values', () => {
+  checkAttacks(detectMailInjection, 'mail_injection', [
+    { value: '\r\nRETR 123', rule: 'mail.pop3_command' },
+    { value: '\r\nlist 3', rule: 'mail.pop3_command' },
+    { value: '\r\nTOP 1 2', rule: 'mail.pop3_command' },
+    { value: '\r\nAPOP user 7d0a3bd8e5b2abcfb3e256633c23b891', rule: 'mail.pop3_command' },
+    { value: '\r\nHELP Postmaster', rule: 'mail.smtp_command' },
+    { value: '\r\na001 authenticate PLAIN\r\n', location: 'body', rule: 'mail.imap_command' },
+    { value: '\r\nd store 2 +FLAGS (\\Deleted)\n', location: 'body', rule: 'mail.imap_command' },
+    { value: '\r\nA1 QUIT', location: 'xml', rule: 'mail.imap_command' },
+    { value: '\r\nRETR 123', location: 'xml' },
+    { value: '\r\nMAIL FROM:<a@b.example>', location: 'xml' },
+  ]);
+  checkBenign(detectMailInjection, [
+    { value: "\nLet's go to the store (sale time!)\n", location: 'body' },
+    { value: '\nSeriously, noop' },
+    { value: '\nI copy 2 files today', location: 'body' },
+    { value: '\nWe list "things" here', location: 'body' },
+    { value: 'Shopping:\nlist 3\nmilk', location: 'body' },
+    { value: 'Hi team\nHELP NEEDED\nthanks', location: 'body' },
+    { value: 'This text is a way of list 3 things\n', location: 'body' },
+    // XML text between elements: indented lines are layout, not an injected line
+    { value: '\n    HELP wanted\n  ', location: 'xml' },
+    { value: '\n  DATA\n', location: 'xml' },
+  ]);
+});

@@ -26,6 +26,10 @@ describe('web-shell upload detector: file names', () => {
       { value: 'shell.php::$DATA' },
       { value: '../../var/www/html/x.php' },
       { value: 'run.sh', severity: 1 },
+      // any version digits after "php", and PHP source files
+      { value: 'fthi/sfewfda.php907.............', rule: 'webshell.extension_trick' },
+      { value: 'dangerous.phps', rule: 'webshell.script_upload' },
+      { value: 'x.php10.png', rule: 'webshell.double_extension' },
     ],
     'file_name',
   );
@@ -37,6 +41,9 @@ describe('web-shell upload detector: file names', () => {
       { value: 'archive.tar.gz' },
       { value: 'my.resume.v2.docx' },
       { value: 'phpinfo-screenshot.png' },
+      { value: 'php8-release-notes.pdf' },
+      { value: 'my.php.notes.txt.zip', location: 'query' },
+      { value: 'phps-guide.md' },
       { value: 'shell.php.jpg', location: 'query' },
     ],
     'file_name',

@@ -113,6 +113,7 @@ function readIf(t: CmdToken[]): boolean {
   if (word === 'errorlevel' || word === 'cmdextversion') return /^\d+$/.test(t[k + 1]?.text ?? '') && t[k + 2] !== undefined;
   // Comparisons: `a==b` glued, `a == b` spaced, `(a) equ (b)`, `"%~1"=="/?"`. A parenthesised
   // `==` (`if (c == 0)`) is C's unless a %variable or an EQU-style operator says cmd.exe.
+  if (t[k]?.text === '(' && groupedComparison(t, k)) return true;
   const rest = t.slice(k, k + 8);
   if (t[k]?.text === '(' && !rest.some((x) => x.text.includes('%') || compareOperators.has(x.text.toLowerCase()))) return false;
   for (let j = 0; j < rest.length; j++) {
@@ -121,6 +122,29 @@ function readIf(t: CmdToken[]): boolean {
     if (compareOperators.has(text.toLowerCase()) && j > 0 && j + 1 < rest.length) return true;
   }
   return false;
+}
+
+/**
+ * `if (AA) == (AA) echo same`: both operands in their own parentheses, `==` between the groups and
+ * a command after them. C and JavaScript put the comparison inside one pair (`if (a == b)`), and
+ * never follow it with a bare command word.
+ */
+function groupedComparison(t: CmdToken[], open: number): boolean {
+  const close = closingParen(t, open);
+  if (close < 0 || t[close + 1]?.text !== '==' || t[close + 1]!.quoted) return false;
+  const right = close + 2;
+  const after = t[right]?.text === '(' ? closingParen(t, right) + 1 : right + 1;
+  return after > 0 && isCommand(t[after]);
+}
+
+function closingParen(t: CmdToken[], open: number): number {
+  let depth = 0;
+  for (let j = open; j < t.length; j++) {
+    if (t[j]!.quoted) continue;
+    if (t[j]!.text === '(') depth++;
+    else if (t[j]!.text === ')' && --depth === 0) return j;
+  }
+  return -1;
 }
 
 /** The first FOR or IF statement in the value, or null. */

@@ -112,6 +112,10 @@ const httpClients = new Set(['wget', 'curl', 'lynx', 'fetch', 'python', 'python3
  */
 function detectCommandHeader(value: string, name: string | undefined): DetectorHit | null {
   if (name === undefined || !commandFreeHeaders.has(name.toLowerCase())) return null;
+  if (name.toLowerCase() === 'referer' && value.includes('?')) {
+    const inQuery = detectCommandInReferrerQuery(value);
+    if (inQuery) return inQuery;
+  }
   const text = value.trim().replace(/^(['"])([^'"]*)\1/, '$2').replace(/^[A-Za-z_]\w{0,30}=(?=[A-Za-z])/, '');
   const words = text.split(/\s+/);
   if (words.length > 6 || !/^[A-Za-z][\w.-]{0,30}$/.test(words[0]!)) return null;
@@ -120,6 +124,26 @@ function detectCommandHeader(value: string, name: string | undefined): DetectorH
   // Arguments: flags and lower-case words as a command line has them; "Mozilla/5.0 (X11; …)" has a slash after the name.
   if (!words.slice(1).every((w) => /^(?:--?[a-z][\w-]*|[a-z0-9_.:/-]+)$/.test(w))) return null;
   return hit('cmdi.command_line', text, 2);
+}
+
+/**
+ * `Referer: https://example.com/?args=env --version`: a parameter of the referring URL that is a
+ * command followed by nothing but options (a search term there is words: "cat videos").
+ */
+function detectCommandInReferrerQuery(url: string): DetectorHit | null {
+  const query = url.slice(url.indexOf('?') + 1).split('#')[0]!;
+  for (const pair of query.split('&').slice(0, 20)) {
+    let text = pair.slice(pair.indexOf('=') + 1).replaceAll('+', ' ');
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      // a broken escape: read the value as sent
+    }
+    const words = text.trim().split(/\s+/);
+    if (words.length < 2 || words.length > 6 || !/^[A-Za-z][\w.-]{0,30}$/.test(words[0]!)) continue;
+    if (resolveCommand(words[0]!, false) && words.slice(1).every((w) => optionWord.test(w))) return hit('cmdi.command_line', text.trim(), 2);
+  }
+  return null;
 }
 
 function detectValue(value: string, location: InputLocation): DetectorHit | null {
@@ -143,6 +167,12 @@ function detectValue(value: string, location: InputLocation): DetectorHit | null
   // distinctive command (`bin/console`, `bin/cake` of PHP frameworks name no such command).
   const binPath = /^(?:\.{0,2}\/)?(?:usr\/(?:local\/)?)?s?bin\/([\w.-]{2,40})$/.exec(value);
   if (binPath && resolveCommand(binPath[1]!, false)?.cls === 'distinctive') return hit('cmdi.command_line', value, 2);
+  // `/bin/ab`, `/usr/sbin/anything`: a whole value that is the absolute path of a binary names a
+  // program to run, whatever its name (no form field holds one; a URL path may, so not there).
+  if (binPath && value.startsWith('/') && location !== 'path' && /^[a-z][\w.+-]{1,39}$/.test(binPath[1]!)) return hit('cmdi.command_line', value, 2);
+  // `>/tmp/curl`, `2>>/etc/cron.d/x`: a whole value that is a redirection into a system folder
+  // writes a file for the command line it is appended to. (A Markdown quote has a blank after `>`.)
+  if (/^\s*\d?>>?\/(?:tmp|etc|var|dev|proc|root|home|usr|opt)\/[\w./-]+\s*$/.test(value)) return hit('cmdi.redirect', value, 2);
   if (!hasShellChars && !startsWithCommand(value)) return null;
   if (hasShellChars) {
     if (/^\s*\(\s*\)\s*\{/.test(value)) return hit('cmdi.shellshock', value, 2);
@@ -208,7 +238,7 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   // `;trap 'rm -rf file.txt' SIGEXIT`, `;at 2:00 "echo test"`: a quoted command line handed to a
   // command that runs it later (at and batch are no dictionary words: they count only so).
   if (sep !== 'close' && sep !== 'start' && stringRunners.has(name.toLowerCase()) && args.some((a) => runsCommandString(a))) return hit('cmdi.command_line', evidence, 2);
-  const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name));
+  const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name)) ?? resolveSwitched(name);
   if (!resolved) return null;
   // An empty expansion before the command ($u wget …) is obfuscation too.
   const emptyBefore = command.words.slice(0, index).some((w) => w.text.length === 0 && w.obfuscated);
@@ -371,7 +401,10 @@ function matchesSensitiveGlob(pattern: string): boolean {
   const lower = pattern.toLowerCase();
   // '*/*' (an Accept header) matches anything: a real evasion keeps letters of the path (/e??/pa*d).
   if ((lower.replace(/\[[^\]]*\]/g, '').match(/[a-z]/g) ?? []).length < 3) return false;
-  return globTargets.some((t) => globMatch(lower, t));
+  // `/[?]tc/pa[?]swd`: a wildcard put in brackets matches only itself in bash, but it is written
+  // to hide the same path from word lists; read it as the wildcard it was meant to be.
+  const meant = lower.includes('[?]') || lower.includes('[*]') ? lower.replaceAll('[?]', '?').replaceAll('[*]', '*') : lower;
+  return globTargets.some((t) => globMatch(lower, t) || globMatch(meant, t));
 }
 
 /** `'rm -rf file.txt'`, `"echo test"`: a quoted argument that is itself a command with arguments. */
@@ -407,6 +440,17 @@ function commandIndex(words: ShellWord[]): number {
     return i;
   }
   return -1;
+}
+
+/**
+ * `bcdboot/r`, `netsh/?`: cmd.exe takes a one-letter switch glued to the command's name. Only
+ * distinctive names count ("cat/dog", "and/or" are words).
+ */
+function resolveSwitched(word: string): ResolvedCommand | null {
+  const m = /^([A-Za-z][\w.-]{1,30})\/[A-Za-z?]$/.exec(word);
+  if (!m) return null;
+  const resolved = resolveCommand(m[1]!, false);
+  return resolved?.cls === 'distinctive' ? resolved : null;
 }
 
 /** Form encoding turns spaces into '+': `getent+hosts+x` reaches us when no decoder ran. */

@@ -3,6 +3,7 @@
  * shell-like console) gives them meaning:
  *  - tilde expansion of the directory stack, a whole value `~-1`, `~+5`;
  *  - history expansion, a whole value `!!`, `!-1!-2`, `!1` (re-runs earlier commands);
+ *  - a command substitution inside an arithmetic expansion, `$(( $(id) ))`;
  *  - SQLite's shell dot-commands after a statement separator (`1;.shell whoami`, `;\n.system …`,
  *    `;.databases`): the sqlite3 console runs them, and `.shell`/`.system` hand a line to sh.
  *
@@ -35,6 +36,14 @@ export function detectShellForms(value: string): DetectorHit | null {
   if (first === '!' && trimmed.length <= 40 && /^(?:!(?:!|-?\d{1,4}))+$/.test(trimmed)) {
     const references = trimmed.match(/!(?:!|-?\d{1,4})/g)!.length;
     return hit('cmdi.history_expansion', trimmed, references >= 2 ? 2 : 1);
+  }
+  // `$(( $(cmd) + 1 ))`, `$(($() 42))`: a command substitution inside an arithmetic expansion runs
+  // before the sum is taken (only a shell writes `$((`, and the inner `$(` is a command).
+  const arith = value.indexOf('$((');
+  if (arith >= 0) {
+    const close = value.indexOf('))', arith + 3);
+    const body = value.slice(arith + 3, close < 0 ? value.length : close);
+    if (body.includes('$(') || body.includes('`')) return hit('cmdi.command_substitution', value.slice(arith, arith + 80), 2);
   }
   const dot = value.includes(';') ? findSqliteDotCommand(value) : null;
   if (dot) return hit('cmdi.sqlite_dot_command', dot, 2);

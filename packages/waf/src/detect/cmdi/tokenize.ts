@@ -2,7 +2,8 @@
  * A small POSIX-shell (plus cmd.exe) tokenizer: splits a value into simple commands the way a shell
  * would, undoing the obfuscations attackers use so the command name can be looked up:
  * quotes inside words (c'a't, c""at), backslash escapes (c\at), empty expansions ($@, $9, ${x}),
- * IFS tricks ($IFS, ${IFS}, $IFS$9), ${PATH:0:1} for '/', ANSI-C quoting ($'\x63at'), brace
+ * IFS tricks ($IFS, ${IFS}, $IFS$9), ${PATH:0:1} for '/', ANSI-C quoting ($'\x63at') and locale
+ * strings ($"whoami"), `$_` inside a word (c$_at), brace
  * expansion ({cat,/etc/passwd}). It never fails: unbalanced quotes are taken literally (prose
  * apostrophes must not swallow the rest of the value).
  */
@@ -148,6 +149,12 @@ export function tokenizeShell(input: string): ShellCommand[] {
         inWord = true;
         i = close + 1;
       }
+    } else if (c === '$' && next === '_' && text.length > 0 && /[A-Za-z]/.test(input[i + 2] ?? '')) {
+      // `c$_at /et$_c/pas$_swd`: bash reads `$_at` as an unset variable, but the evasion lists
+      // attackers copy mean `$_` (the last argument) in the middle of a word: the letters after it
+      // are kept, as the payload intends.
+      obfuscated = true;
+      i += 2;
     } else if (c === '$') {
       i = expandDollar(input, i, (piece, breaks, arith) => {
         if (arith) current.arithmetic = true;
@@ -240,6 +247,10 @@ function expandDollar(
   if (next === '(') {
     openSubshell();
     return i + 2;
+  }
+  if (next === '"') {
+    emit('', false); // $"…": a locale-translated string, the quotes that follow are read as usual
+    return i + 1;
   }
   if (next === "'") {
     const close = input.indexOf("'", i + 2);

@@ -17,6 +17,7 @@ import { judgeIniDirective } from './ini.ts';
 import { lexPhp, type PhpToken } from './lex.ts';
 import { findOpenTag } from './open-tags.ts';
 import { findSerializedObject } from './serialized.ts';
+import { judgeWholeCall } from './whole-call.ts';
 import { sessionFileUpload } from './session-file.ts';
 
 const maxScan = 16384;
@@ -51,6 +52,7 @@ function detect(text: string, location: InputLocation): DetectorHit | null {
   if (keep(findOpenTag(text))) return best;
   if (keep(findSerializedObject(text))) return best;
   if (keep(judgeIniDirective(text))) return best;
+  if (keep(judgeWholeCall(text))) return best;
   if (!worthLexing(text)) return best;
   const tokens = lexPhp(text);
   if (keep(judgeVariables(text, tokens, location))) return best;
@@ -118,6 +120,8 @@ function judgeVariables(text: string, tokens: readonly PhpToken[], location: Inp
       if (phpOnly) return hit('php.variable_variable', text, t.start, 2);
       continue;
     }
+    // (`$_S ERVER['x']`, a name cut by blanks, stays out: CRS's must-pass tests hold the very same
+    // payload for 933130 that 933131 expects blocked, so blocking it costs as much as it gains.)
     if (!superglobals.has(t.text.toLowerCase())) continue;
     // The superglobal is the name or the whole value ("$_POST is empty" is a question about it).
     const whole = nameLocations.has(location) || tokens.length <= 2;

@@ -15,6 +15,14 @@ const serverScript = new Set([
 const maybeScript = new Set(['pl', 'py', 'rb', 'sh', 'bash', 'exe', 'dll', 'bat', 'cmd', 'ps1', 'vbs', 'hta', 'svg']);
 const configFiles = new Set(['.htaccess', '.htpasswd', '.user.ini', 'web.config', 'php.ini']);
 
+/**
+ * `php907`, `phps`: PHP's handler patterns take any version digits after "php" (CRS 933110 reads
+ * `php\d*`), and `.phps` is PHP source the server renders; no document or image is named so.
+ */
+function isServerScript(ext: string): boolean {
+  return serverScript.has(ext) || ext === 'phps' || /^php\d{1,4}$/.test(ext);
+}
+
 export function judgeFileName(raw: string): DetectorHit | null {
   // Keep only the last path component: browsers send C:\fakepath\x, attackers send ../x.
   const base = raw.split(/[\\/]/).pop() ?? raw;
@@ -26,12 +34,12 @@ export function judgeFileName(raw: string): DetectorHit | null {
   const parts = visible.split('.').map((p) => p.trim());
   if (parts.length < 2) return null;
   const last = parts[parts.length - 1]!;
-  if (serverScript.has(last)) {
+  if (isServerScript(last)) {
     const trick = cut >= 0 || visible !== (cut >= 0 ? name.slice(0, cut) : name);
     return hit(trick ? 'webshell.extension_trick' : 'webshell.script_upload', base, 2);
   }
   for (let i = 1; i < parts.length - 1; i++) {
-    if (serverScript.has(parts[i]!)) return hit('webshell.double_extension', base, 2);
+    if (isServerScript(parts[i]!)) return hit('webshell.double_extension', base, 2);
   }
   if (maybeScript.has(last)) return hit('webshell.script_upload', base, 1);
   return null;
