@@ -2,7 +2,7 @@ import { percentDecode } from './decode/url.ts';
 import { declaredBodyKind, parseContentType, sniffBodyKind, type BodyKind } from './parse/content-type.ts';
 import { flattenJson, lenientJsonStrings } from './parse/json.ts';
 import { parseMultipart } from './parse/multipart.ts';
-import { parseCookies, parseUrlencoded } from './parse/pairs.ts';
+import { parseCookies, parseUrlencoded, type RawPair } from './parse/pairs.ts';
 import { tokenizeXml } from './parse/xml.ts';
 import type { RequestInput, WafRequest } from './types.ts';
 
@@ -53,6 +53,35 @@ function splitAtEntity(pairs: readonly { name: string }[]): boolean {
   return false;
 }
 
+/**
+ * A parameter name that holds a quote, a bracket of calls, a backquote, a semicolon or a blank
+ * (once decoded) is no field of a form: HTML forms, PHP/Rails/qs brackets (`user[name]`) and
+ * dotted binders (`Items[0].Name`) write none of them. It is a payload whose own `=` made the
+ * split (`'admin', '1'='1'`, `and '5'x=y`), so the pair is inspected once more whole, as the
+ * application that echoes or concatenates the raw text sees it.
+ */
+function nameCarriesPayload(decodedName: string): boolean {
+  return /['"`();\s]/.test(decodedName);
+}
+
+/**
+ * The inputs of urlencoded pairs (query or form body): each name, each value and, right after a
+ * pair whose name carries a payload, the pair whole (raw; the variants decode it), so that a
+ * query padded with pairs cannot push the whole reading past the input budget on its own.
+ */
+function pairInputs(pairs: readonly RawPair[], nameLocation: 'query_name' | 'body_name', valueLocation: 'query' | 'body', maxInputs: number): RequestInput[] {
+  const out: RequestInput[] = [];
+  for (const pair of pairs) {
+    if (out.length >= maxInputs) break;
+    const name = percentDecode(pair.name, true);
+    out.push({ location: nameLocation, name, value: pair.name });
+    if (pair.bare) continue;
+    out.push({ location: valueLocation, name, value: pair.value });
+    if (nameCarriesPayload(name)) out.push({ location: valueLocation, name: '', value: `${pair.name}=${pair.value}` });
+  }
+  return out;
+}
+
 function splitTarget(target: string): { path: string; query: string | null } {
   const q = target.indexOf('?');
   return q < 0 ? { path: target, query: null } : { path: target.slice(0, q), query: target.slice(q + 1) };
@@ -76,12 +105,7 @@ export function requestLineInputs(request: WafRequest, limits: InputLimits = def
   }
   if (query !== null) {
     const pairs = parseUrlencoded(query, limits.maxInputs);
-    for (const pair of pairs) {
-      if (out.length >= limits.maxInputs) break;
-      const name = percentDecode(pair.name, true);
-      out.push({ location: 'query_name', name, value: pair.name });
-      if (!pair.bare) out.push({ location: 'query', name, value: pair.value });
-    }
+    out.push(...pairInputs(pairs, 'query_name', 'query', limits.maxInputs - out.length));
     if (splitAtEntity(pairs)) out.push({ location: 'query', name: '', value: query });
   }
   return out.slice(0, limits.maxInputs);
@@ -117,11 +141,7 @@ function bodyInputsOfKind(kind: BodyKind, text: { utf8: string; latin1: string }
   switch (kind) {
     case 'urlencoded': {
       const pairs = parseUrlencoded(text.utf8, limits.maxInputs);
-      for (const pair of pairs) {
-        const name = percentDecode(pair.name, true);
-        out.push({ location: 'body_name', name, value: pair.name });
-        if (!pair.bare) out.push({ location: 'body', name, value: pair.value });
-      }
+      out.push(...pairInputs(pairs, 'body_name', 'body', limits.maxInputs));
       if (splitAtEntity(pairs)) out.push({ location: 'body', name: '', value: text.utf8 });
       return out;
     }

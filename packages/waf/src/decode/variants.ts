@@ -30,6 +30,27 @@ function plusIsSpace(location: InputLocation): boolean {
   return location === 'query' || location === 'query_name' || location === 'body' || location === 'body_name' || location === 'cookie' || location === 'path' || location === 'raw_body';
 }
 
+/**
+ * Text that went through form encoding: a `+`, at least one `%XX` escape and no blank (the
+ * encoder turns every space into `+`). Such text reached the application form-decoded, `+` as a
+ * space, where a plain percent-decoding keeps the `+`: a header the client filled with a
+ * form-encoded value (`')++OR+JSON_EXTRACT(`), or a parameter encoded twice, whose second layer
+ * (`FROM%2B%2560t%2560` → `FROM+%60t%60`) is form encoding too. Base64 and cookie values with `+`
+ * carry no escape, URLs typed into headers hold blanks or no `+`: they get no such reading.
+ */
+function looksFormEncoded(text: string): boolean {
+  if (text.indexOf('+') < 0 || text.indexOf(' ') >= 0) return false;
+  return /%[0-9a-fA-F]{2}/.test(text);
+}
+
+/**
+ * A header's value is no form field: its plain percent-decoding stays, the form reading is one
+ * more, and only where the value looks form-encoded (a `+` in a token, a URL or base64 is kept).
+ */
+function headerFormReading(value: string, location: InputLocation): string | null {
+  return location === 'header' && looksFormEncoded(value) ? percentDecode(value, true) : null;
+}
+
 function hasNonAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return true;
   return false;
@@ -54,7 +75,10 @@ function holdsMarkup(value: string): boolean {
 }
 
 const decoders: readonly Decoder[] = [
-  (v, loc, depth) => percentDecode(v, depth === 0 && plusIsSpace(loc)),
+  // Past the first layer a `+` of a query or body came from `%2B`: the value was form-encoded
+  // twice when it still looks form-encoded, and its `+` is a space as well.
+  (v, loc, depth) => percentDecode(v, plusIsSpace(loc) && (depth === 0 || looksFormEncoded(v))),
+  (v, loc) => headerFormReading(v, loc),
   (v, loc) => (loc !== 'raw_body' && loc !== 'xml' && loc !== 'file_content' && holdsMarkup(v) ? null : decodeHtmlEntities(v)),
   (v) => decodeJsEscapes(v),
   (v) => canonicalize(v),
