@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,8 @@ describe.skipIf(process.getuid?.() !== 0)('gateway workers as an unprivileged us
       env: { ...process.env, RAMPART_GATEWAY_UID: String(nobody.uid), RAMPART_GATEWAY_GID: String(nobody.gid) },
     });
     await waitForPort(port, 20_000);
+    // The admin socket opens after the first generation is running, a moment after its port answers.
+    for (let i = 0; i < 200 && !existsSync(adminPath); i++) await new Promise((r) => setTimeout(r, 50));
   });
   afterAll(async () => {
     if (gateway && gateway.exitCode === null) {
