@@ -19,6 +19,7 @@
  */
 import { percentDecode } from '../decode/url.ts';
 import type { RequestInput } from '../types.ts';
+import { alnumHexCode } from './alnum-code.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
 import { header, hostName, type RequestView } from './view.ts';
 
@@ -204,9 +205,9 @@ function checkOrmLookups(inputs: readonly RequestInput[]): ProtocolHit | null {
 }
 
 /** `\u0061`: a letter or digit written as a JavaScript/JSON escape. */
-const escapedAlnum = /\\u00(?:3[0-9]|[46][1-9a-f]|[57][0-9a])/i;
+const escapedAlnum = new RegExp(`\\\\u00${alnumHexCode}`, 'i');
 /** Such an escape inside a word (`\u0061lert`, `ev\u0061l`), or two of them. */
-const escapedWord = /[a-z0-9]\\u00(?:3[0-9]|[46][1-9a-f]|[57][0-9a])|\\u00(?:3[0-9]|[46][1-9a-f]|[57][0-9a])(?:[a-z0-9]|\\u00)/i;
+const escapedWord = new RegExp(`[a-z0-9]\\\\u00${alnumHexCode}|\\\\u00${alnumHexCode}(?:[a-z0-9]|\\\\u00)`, 'i');
 
 /**
  * Letters spelled as `\uXXXX` escapes in a parameter (CRS 920540): JSON and JavaScript encoders

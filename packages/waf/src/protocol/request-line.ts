@@ -12,6 +12,7 @@
  * detectors see the decoded text anyway.
  */
 import { percentDecode } from '../decode/url.ts';
+import { alnumHexCode } from './alnum-code.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
 import { header, hostName, type RequestView } from './view.ts';
 
@@ -104,7 +105,7 @@ function checkOverlong(view: RequestView): ProtocolHit | null {
  * than the filter did (CRS 920230). Double-encoded reserved characters (`%253A%252F` in a nested
  * redirect URL) are ordinary and not counted; three letters in a row make a word.
  */
-const encodedWord = /(?:%(?:3[0-9]|[46][1-9a-f]|[57][0-9a])){3}/i;
+const encodedWord = new RegExp(`(?:%${alnumHexCode}){3}`, 'i');
 
 function checkMultipleEncoding(view: RequestView): ProtocolHit | null {
   if (!view.target.includes('%25')) return null;

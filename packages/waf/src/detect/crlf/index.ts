@@ -29,13 +29,11 @@ const responseHeaders = new Set([
   'cache-control', 'link', 'x-forwarded-for', 'x-forwarded-host', 'host', 'cookie', 'set-cookie2', 'www-authenticate',
 ]);
 
-/** Any entry of breakSpellings, in one pattern. */
-const anySpelling = /%(?:25)?0[ad]|%e5%98%8[ad]|%u000[ad]|%c0%8[ad]|%e0%80%8[ad]|\\[rn]|[\u560a\u560d]/i;
-/** A break written for a decoder: percent-encoded (once or twice, or overlong) or as a character reference. */
-const encodedBreak = /%(?:25)?0[ad]|%c0%8[ad]|%e0%80%8[ad]|&#(?:0*1[03]|x0*[ad]);/i;
 /** Character references for CR and LF, decimal or hex, with any leading zeros. */
 const referenceBreak = /&#(?:0*1[03]|x0*[ad]);/i;
 const referenceBreaks = /&#(?:0*(1[03])|x0*([ad]));/gi;
+/** A break written for a decoder: percent-encoded (once or twice, or overlong) or as a character reference. */
+const encodedBreak = new RegExp(`%(?:25)?0[ad]|%c0%8[ad]|%e0%80%8[ad]|${referenceBreak.source}`, 'i');
 
 const breakSpellings: readonly (readonly [string, string])[] = [
   ['%250d', '\r'], ['%250a', '\n'], ['%0d', '\r'], ['%0a', '\n'], ['\\r', '\r'], ['\\n', '\n'],
@@ -43,6 +41,8 @@ const breakSpellings: readonly (readonly [string, string])[] = [
   // Overlong UTF-8 for CR and LF: no encoder writes them, lenient decoders (old IIS, some Java) read a break.
   ['%c0%8d', '\r'], ['%c0%8a', '\n'], ['%e0%80%8d', '\r'], ['%e0%80%8a', '\n'],
 ];
+/** Any entry of breakSpellings, in one pattern (built from the table, so the two cannot drift apart). */
+const anySpelling = new RegExp(breakSpellings.map(([from]) => from.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'i');
 
 export function detectCrlf(value: string, location: InputLocation): DetectorHit | null {
   try {
