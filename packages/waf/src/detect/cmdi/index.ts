@@ -10,6 +10,8 @@
  * is "suspicious" (1) unless it names a sensitive file, a URL to fetch or a distinctive command.
  * Markdown inline code (`ls`) in a free-text body is only suspicious for the same reason.
  */
+import { percentDecode } from '../../decode/url.ts';
+import { parseUrlencoded } from '../../parse/pairs.ts';
 import type { DetectorHit, InputLocation } from '../../types.ts';
 import { findBatchStatement } from './batch.ts';
 import { hit } from './hit.ts';
@@ -132,13 +134,8 @@ function detectCommandHeader(value: string, name: string | undefined): DetectorH
  */
 function detectCommandInReferrerQuery(url: string): DetectorHit | null {
   const query = url.slice(url.indexOf('?') + 1).split('#')[0]!;
-  for (const pair of query.split('&').slice(0, 20)) {
-    let text = pair.slice(pair.indexOf('=') + 1).replaceAll('+', ' ');
-    try {
-      text = decodeURIComponent(text);
-    } catch {
-      // a broken escape: read the value as sent
-    }
+  for (const pair of parseUrlencoded(query, 20)) {
+    const text = percentDecode(pair.bare ? pair.name : pair.value, true);
     const words = text.trim().split(/\s+/);
     if (words.length < 2 || words.length > 6 || !/^[A-Za-z][\w.-]{0,30}$/.test(words[0]!)) continue;
     if (resolveCommand(words[0]!, false) && words.slice(1).every((w) => optionWord.test(w))) return hit('cmdi.command_line', text.trim(), 2);
