@@ -45,6 +45,8 @@ export interface WorkerStart {
 export type ToWorker =
   | WorkerStart
   | { type: 'drain'; graceMs: number }
+  /** The answer to `listeners-closed`: no connection is on its way to this worker any more. */
+  | { type: 'released' }
   | { type: 'timed'; change: TimedChange }
   | { type: 'over'; marks: OverMark[] }
   | { type: 'count-reset'; kind: CountKind; siteId: string; ip: string }
@@ -53,6 +55,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready'; addresses: Record<string, { address: string; port: number }> }
   | { type: 'failed'; reason: string }
+  /** Sent after the worker closed its listeners, before it exits: asks for `released` (worker-main.ts). */
+  | { type: 'listeners-closed' }
   /** The proxy's own block/record notice (inspector.ts), kept on stdout as before. */
   | { type: 'event'; event: GatewayEvent }
   | { type: 'log'; message: string }

@@ -179,6 +179,9 @@ export class GatewayPrimary {
     const worker = cluster.fork({ RAMPART_GATEWAY_GENERATION: String(generation.id) });
     generation.workers.push(worker);
     worker.on('message', (m: FromWorker) => {
+      // The worker's listener close reached us before this message (same channel, in order), so no
+      // connection is handed to it any more; the answer follows every one already sent.
+      if (m.type === 'listeners-closed') return void (worker.isConnected() && worker.send({ type: 'released' } satisfies ToWorker));
       if (this.hub.handle(worker, m)) return;
       if (m.type === 'event') this.options.onEvent?.(m.event);
       else if (m.type === 'log') this.options.log(`worker ${worker.process.pid}: ${m.message}`);

@@ -19,7 +19,9 @@ if (!cluster.isWorker) throw new Error('worker-main.ts runs only as a cluster wo
 
 const services = createClusterServices({ send, log: (message) => send({ type: 'log', message }) });
 let servers: GatewayServers | undefined;
+let onReleased: (() => void) | undefined;
 process.on('message', (message: ToWorker) => {
+  if (message.type === 'released') return onReleased?.();
   if (services.receive(message)) return;
   void (async () => {
     if (message.type === 'config') {
@@ -55,8 +57,31 @@ process.on('message', (message: ToWorker) => {
 // The primary going away (crash, kill -9) must not leave orphans holding ports.
 process.on('disconnect', () => process.exit(0));
 
+/**
+ * Waits until the primary hands this worker no more connections. The primary accepts each
+ * connection and sends it to a worker over IPC, keeping its own copy until the worker answers
+ * whether it took it; one sent to a worker that exits before reading it is neither served nor closed
+ * (the client waits forever). A worker with nothing left to finish drains in a moment, so without
+ * this wait a connection accepted just as a reload retired it was lost (tests/reload-handoff.test.ts).
+ * The round trip settles it: the primary answers `released` after it saw this worker close its
+ * listeners, and every connection it sent before that arrives here first and is sent back to it
+ * (node:cluster does that for a worker whose listener is closed).
+ */
+function releasedByPrimary(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!process.send || !process.connected) return resolve();
+    const timer = setTimeout(resolve, 2000);
+    onReleased = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    send({ type: 'listeners-closed' });
+  });
+}
+
 /** Sends the last counts and events before exiting (a draining worker's last blocks must reach the console). */
 async function exitAfterFlush(code: number): Promise<never> {
+  await releasedByPrimary();
   services.flush();
   services.stop();
   // process.send queues; an empty sync with a callback resolves once everything before it is written.
