@@ -63,6 +63,13 @@ describe('SQL injection detector', () => {
     expect(detectSqliAt(post.replace('SELECT name FROM users WHERE id = 1', '```sql\nSELECT name FROM users WHERE id = 1\n```'), 'body')).toBeNull();
   });
 
+  it('blocks a statement whose only Markdown look is MySQL backtick-quoted names; a sentence around it stays a post', () => {
+    const ddl = "ALTER TABLE `mass_mails` CHANGE `receivers` `receivers` ENUM('A','B') CHARACTER SET utf8";
+    expect(detectSqliAt(ddl, 'body')).toMatchObject({ rule: 'sqli.statement', severity: 2 });
+    const post = 'I keep seeing a lock wait timeout on our reporting box every night when the migration runs this:\n\n' + ddl + '\n\nThe table has two million rows. Is there a way to run it online?';
+    expect(detectSqliAt(post, 'body')).not.toMatchObject({ severity: 2 });
+  });
+
   it('reads a catalog or procedure name alone as suspicious, written in alternating case as an attack', () => {
     expect(detectSqliValue('information_schema')).toMatchObject({ rule: 'sqli.catalog', severity: 1 });
     expect(detectSqliValue('Information_Schema')).toMatchObject({ rule: 'sqli.catalog', severity: 1 });
@@ -113,6 +120,41 @@ describe('SQL injection detector', () => {
     expect(detectSqliValue("' or maybe not")).toBeNull();
     expect(detectSqliValue("'or else'")).toBeNull();
     expect(detectSqliValue("it's or that")).toBeNull();
+  });
+
+  it('reads items appended after the closed literal: a row cut by a comment is a fragment, a self-comparison a tautology', () => {
+    expect(detectSqliValue("x', 'admin', 1)-- ")).toMatchObject({ rule: 'sqli.fragment', severity: 2 });
+    expect(detectSqliValue("x', is_admin=1, name='x")).toMatchObject({ rule: 'sqli.fragment', severity: 2 });
+    expect(detectSqliValue("admin', '1'='1")).toMatchObject({ rule: 'sqli.boolean', severity: 2 });
+    // Without the closing parenthesis and comment, or with a name not a literal assigned, it is a list in a sentence.
+    expect(detectSqliValue("x', 'admin', 1")).toBeNull();
+    expect(detectSqliValue("x', role=admin")).toBeNull();
+    // A bare tautology after a list stays suspicious unless every item is quoted.
+    expect(detectSqliValue("'a', 1=1")).toMatchObject({ severity: 1 });
+    expect(detectSqliValue("'admin', '1'='1'")).toMatchObject({ severity: 2 });
+  });
+
+  it('reads a JSON document compared with a JSON path as a condition, and nothing less', () => {
+    expect(detectSqliValue(`'{"a":2,"c":[4,5,{"f":7}]}' > '$.c[2].f' = 7`)).toMatchObject({ rule: 'sqli.boolean', severity: 2 });
+    expect(detectSqliValue(`'{"a":1}' < 7`)).toBeNull();
+    expect(detectSqliValue(`'$.a' = '$.a'`)).toMatchObject({ severity: 1 });
+  });
+
+  it('reads the escape-eating backslash only where it opens a line and AND/OR follows', () => {
+    expect(detectSqliAt("first line\n\\' or 1", 'body')).toMatchObject({ rule: 'sqli.boolean', severity: 2 });
+    expect(detectSqliAt("first line \\' or 1", 'body')).toBeNull();
+  });
+
+  it('blocks a timing call alone in `${…}` with a number; a variable argument or a spaced brace is only suspicious', () => {
+    expect(detectSqliValue('test{${sleep(12)}}')).toMatchObject({ rule: 'sqli.blind_function', severity: 2 });
+    expect(detectSqliValue('`${sleep(ms)}`')).toBeNull();
+    expect(detectSqliValue('price ${ sleep(5) }')).toMatchObject({ severity: 1 });
+  });
+
+  it('keeps a value of both quote characters alone suspicious only; one kind with a number passes', () => {
+    expect(detectSqliValue(`"'`)).toMatchObject({ rule: 'sqli.quote_probe', severity: 1 });
+    expect(detectSqliValue(`5' 11"`)).toBeNull();
+    expect(detectSqliValue(`''`)).toBeNull();
   });
 
   it('finds the payload after long padding', () => {

@@ -436,7 +436,10 @@ function literalComparison(r: SqlReader): FragmentFinding | null {
   // Only an always-true condition is the probe (`1=1`, `11!=1`); `11=1` is a value, a sum, a typo.
   const same = unquoted(r.at(k)!.text) === unquoted(r.at(j + 1)!.text);
   if (same === negated) return null;
-  return { rule: 'sqli.boolean', severity: strong ? 2 : 1, at: k };
+  // `'admin', '1'='1'`: quoted literals throughout, a row of SQL values ending in the tautology
+  // (a search or a sum does not quote its numbers on both sides of the `=`).
+  const quotedRow = k === 2 && [0, k, j + 1].every((x) => r.is(x, 'string'));
+  return { rule: 'sqli.boolean', severity: strong || quotedRow ? 2 : 1, at: k };
 }
 
 function unquoted(text: string): string {
@@ -486,7 +489,49 @@ function scientificNotationBypass(r: SqlReader): FragmentFinding | null {
   return null;
 }
 
+/**
+ * `` ` < 0) AND ` ``: read after the backtick the application opened around an identifier, the value
+ * closes it, compares the column with a literal, closes the application's parenthesis, adds a
+ * logical operator and opens a new backtick-quoted name for the application's closing backtick —
+ * a condition spliced into a query that quotes column names (an ORDER BY or filter builder).
+ * Markdown code in a sentence starts with a backtick and a word, not with a closed empty name and a
+ * comparison.
+ */
+function backtickBreakout(r: SqlReader): FragmentFinding | null {
+  if (!r.is(0, 'word', '') || !r.source.startsWith('``')) return null;
+  const e = r.expression(0);
+  if (!e || !e.comparison || !r.tokens.slice(1, e.end).some((t) => t.type === 'number' || t.type === 'string')) return null;
+  let pos = e.end;
+  while (r.is(pos, 'rparen')) pos++;
+  if (pos === e.end || !r.isLogical(pos)) return null;
+  const rest = r.tokens.slice(pos + 1);
+  const reopened = rest.length === 1 && rest[0]!.type === 'other' && r.source[rest[0]!.start] === '`' && rest[0]!.start === r.source.length - 1;
+  return reopened || r.isTerminator(pos + 1) ? { rule: 'sqli.boolean', severity: 2, at: 0 } : null;
+}
+
+/** A string literal holding a JSON document (`'{"a":1}'`, `'[1,2]'`). */
+const jsonDocumentLiteral = /^(['"])\s*[[{][^]*\1$/;
+/** A string literal holding a JSON path (`'$.c[2].f'`, `'$[0]'`, `'$'`). */
+const jsonPathLiteral = /^(['"])\$(?:[.[][^]*)?\1$/;
+
+/**
+ * `'{"a":2,"c":[4,5,{"f":7}]}' < '$.c[2].f' = 7`: a JSON document written as a literal and compared
+ * with a JSON path, the way the JSON-syntax WAF bypass builds a condition that filters reading
+ * `1=1` do not know (MySQL, PostgreSQL and SQLite read JSON in SQL). The whole value is one
+ * expression of literals and operators only; code compares a document with a path nowhere else.
+ */
+function jsonPathComparison(r: SqlReader): FragmentFinding | null {
+  const first = r.at(0);
+  if (!first || first.type !== 'string' || !first.closed || !jsonDocumentLiteral.test(first.text)) return null;
+  const e = r.expression(0);
+  if (!e || !e.comparison || !r.isTerminator(e.end)) return null;
+  const inside = r.tokens.slice(0, e.end);
+  const literalsOnly = inside.every((t) => t.type === 'string' || t.type === 'number' || t.type === 'operator' || t.type === 'lparen' || t.type === 'rparen');
+  const path = inside.some((t) => t.type === 'string' && t.closed === true && jsonPathLiteral.test(t.text));
+  return literalsOnly && path ? { rule: 'sqli.boolean', severity: 2, at: 0 } : null;
+}
+
 /** The first fragment shape in the bare reading of a value. */
 export function sqlFragment(r: SqlReader): FragmentFinding | null {
-  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? cutComparison(r) ?? leadingListItem(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? functionProbe(r);
+  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? cutComparison(r) ?? leadingListItem(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? jsonPathComparison(r) ?? backtickBreakout(r) ?? functionProbe(r);
 }

@@ -2,6 +2,8 @@ import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { codeSpans, looksLikeDocument, spanAt, type CodeSpan } from '../text-shape.ts';
 import { sqlFragment } from './fragments.ts';
 import { SqlReader } from './grammar.ts';
+import { escapedQuoteProbe } from './escaped-quote.ts';
+import { listBreakout } from './lists.ts';
 import { stackedStatement } from './statements.ts';
 import { tokenizeSql, type TokenStream } from './tokenize.ts';
 
@@ -145,7 +147,13 @@ function literalOperand(r: SqlReader, i: number, text: string): Finding | null {
   const op = r.at(i);
   if (!op || !(op.type === 'operator' || (op.type === 'keyword' && operatorKeywords.has(op.text)))) return null;
   const e = r.expression(i - 1);
-  if (!e || e.end <= i || !r.is(e.end, 'comment') || r.at(e.end)!.text === '/*') return null;
+  if (!e || e.end <= i) return null;
+  // `'glob 1;`, `x' like 5;`: a SQL comparison word, its operand, then the statement ended with `;`
+  // (only comments after it). The word is what code does not write between a quote and a `;`.
+  if (op.type === 'keyword' && r.is(e.end, 'semicolon') && r.tokens.slice(e.end + 1).every((t) => t.type === 'comment' || t.type === 'semicolon')) {
+    return r.tokens.slice(i + 1, e.end).some((t) => t.type === 'word' || t.type === 'number' || t.type === 'string') ? { rule: 'sqli.boolean', severity: 2, at: i } : null;
+  }
+  if (!r.is(e.end, 'comment') || r.at(e.end)!.text === '/*') return null;
   // The operator sits right after the literal; at least one operand follows it.
   const operand = r.tokens.slice(i, e.end).some((t) => t.type === 'word' || t.type === 'number' || t.type === 'keyword');
   // `x'%40email--` is the undecoded form of `x'@email--`: a `%` with two hex digits is an escape, not modulo.
@@ -154,6 +162,20 @@ function literalOperand(r: SqlReader, i: number, text: string): Finding | null {
 }
 
 const operatorKeywords = new Set(['like', 'rlike', 'regexp', 'sounds', 'is', 'not', 'in', 'between', 'glob', 'mod', 'div', 'collate', 'escape', 'similar', 'ilike']);
+
+/** After a leading number at `i - 1`: `= 'n'` with the same digits, maybe AND/OR, then a real `--`/`#` comment ending the value. */
+function numberComparedWithQuote(r: SqlReader, i: number, text: string): boolean {
+  const op = r.at(i)!;
+  const literal = r.at(i + 1);
+  if (op.type !== 'operator' || !(op.text === '=' || op.text === '<=>') || !literal || literal.type !== 'string' || !literal.closed) return false;
+  if (literal.text.slice(1, -1) !== r.at(i - 1)!.text) return false;
+  let j = i + 2;
+  if (r.isKeyword(j, 'or', 'and', 'xor')) j++;
+  const comment = r.at(j);
+  if (!comment || comment.type !== 'comment' || comment.text === '/*' || j + 1 !== r.tokens.length) return false;
+  const after = text[comment.start + comment.text.length];
+  return after === undefined || after === ' ' || after === '\t' || after === '-';
+}
 
 /** `admin@juice-sh.op';`, `root@example.com'/* x *\/;`: the literal closed and the statement ended. */
 function closedStatement(r: SqlReader, i: number): Finding | null {
@@ -222,6 +244,11 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
     const f = literalOperand(r, i, text) ?? closedStatement(r, i) ?? quotedComparison(r, i);
     if (f) return f;
   }
+  // `x', 'admin', 1)--`, `admin', '1'='1`: more items appended to the list the literal sits in (lists.ts).
+  if (quoted && pos === i && t.type === 'comma' && shortLiteral(r, i)) {
+    const rule = listBreakout(r, i, text);
+    return rule ? { rule, severity: 2, at: pos } : null;
+  }
   // `'.sleep(12).'`: the literal closed, a timing or file call joined to it with `.` (PHP's string
   // operator, where the value lands in a query string the code builds), and a literal reopened for
   // the application's own quote. A sentence has no call between a quote and a dot.
@@ -261,6 +288,9 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
   if ((r.isKeyword(pos, 'notnull', 'isnull') && r.isTerminator(pos + 1)) || (r.isKeyword(pos, 'collate') && r.isTerminator(pos + 2))) {
     return quoted && r.is(r.isKeyword(pos, 'collate') ? pos + 2 : pos + 1, 'comment') ? { rule: 'sqli.comment_truncation', severity: 2, at: pos } : null;
   }
+  // `1='1' or-- -`, `5='5'#`: the number compared with a quoted copy (MySQL converts it, the
+  // condition holds), an optional dangling AND/OR, and a comment that cuts the rest of the query.
+  if (!quoted && pos === i && numberComparedWithQuote(r, i, text)) return { rule: 'sqli.comment_truncation', severity: 2, at: pos };
   // `1 rlike (select …)`, `1 like sleep(5)`: a comparison keyword works as the operator.
   if (t.type === 'operator' || r.isKeyword(pos, 'like', 'rlike', 'regexp', 'in', 'glob')) {
     const e = r.expression(pos + 1);
@@ -294,6 +324,10 @@ function anywhere(r: SqlReader, stream: TokenStream): Finding | null {
     if (t.type === 'keyword' && t.text === 'union') {
       const f = unionSelect(r, k, stream);
       if (f) return f;
+    } else if (t.type === 'keyword' && t.text === 'select' && stream.mixedCase && literalColumns(r, k + 1)) {
+      // `SeLect*/ 1,2,3,user(`: a select list of placeholder literals (UNION's column-count probe)
+      // under a keyword in alternating case, written to slip past filters.
+      return { rule: 'sqli.union_select', severity: 2, at: k };
     } else if (t.type === 'lparen' && r.isKeyword(k + 1, 'select')) {
       // `name=(select`, `@.= ( SELECT`: a sub-select opened after a comparison and cut there, where
       // the query goes on; a sentence does not end on `=(select`.
@@ -322,6 +356,24 @@ function anywhere(r: SqlReader, stream: TokenStream): Finding | null {
     }
   }
   return suspicious;
+}
+
+/**
+ * At `i`, after the debris of a comment closed on the keyword (`*\/`), two or more literal columns
+ * in a row (`1,2,3`, `null,null`): the placeholders a UNION probe counts columns with.
+ */
+function literalColumns(r: SqlReader, i: number): boolean {
+  let j = i;
+  while (r.is(j, 'operator', '*') || r.is(j, 'operator', '/')) j++;
+  let literals = 0;
+  while (r.is(j, 'number') || r.isKeyword(j, 'null') || (r.is(j, 'string') && r.at(j)!.closed)) {
+    literals++;
+    j++;
+    if (!r.is(j, 'comma')) break;
+    j++;
+  }
+  // The list goes on (`,user(`), ends, or reaches FROM; `sElEcT 1, 2 oR 3` (mocking case) is a sentence.
+  return literals >= 2 && (r.is(j - 1, 'comma') || r.isTerminator(j) || r.isKeyword(j, 'from', 'union'));
 }
 
 const executableKeywordText = /\/\*!\d*\s*(?:select|union|from|where|and|or|insert|update|delete|drop|exec|declare|set)\b/i;
@@ -372,7 +424,12 @@ function dangerousCall(r: SqlReader, k: number): Finding | null {
   let first = 0;
   while (r.is(first, 'lparen')) first++;
   const wholeValue = first === k && endsCleanly(r, e.end);
-  return { rule: 'sqli.blind_function', severity: syntaxBefore || wholeValue ? 2 : 1, at: k };
+  // `{${sleep(12)}}`: the call alone inside `${…}`, the interpolation PHP strings, shells and template
+  // engines evaluate — a timing probe for whichever of them builds the query; prose does not write it.
+  // (A number as the only argument: code that interpolates a helper passes a variable, `${sleep(ms)}`.)
+  const dollar = r.at(k - 2);
+  const interpolated = r.is(k + 2, 'number') && r.is(k + 3, 'rparen') && before !== undefined && before.text === '{' && dollar !== undefined && dollar.text === '$' && dollar.start + 1 === before.start && before.start + 1 === r.at(k)!.start && r.is(e.end, 'other', '}');
+  return { rule: 'sqli.blind_function', severity: syntaxBefore || wholeValue || interpolated ? 2 : 1, at: k };
 }
 
 /** A whole statement as the value (`SELECT * FROM users`): code in a post, or a raw query. */
@@ -536,6 +593,10 @@ export function detectSqliAt(value: string, location: InputLocation): DetectorHi
   if (value.length < 2) return null;
   if (floatParserHang(value)) return { kind: 'sqli', rule: 'sqli.numeric_overflow', severity: 2, evidence: value };
   if (value.includes('`') && closedIdentifier.test(value)) return { kind: 'sqli', rule: 'sqli.comment_truncation', severity: 2, evidence: value.slice(0, 120) };
+  // `"'`, `'"`: both quote characters and nothing else — the first thing a scanner sends, to see which
+  // literal the value lands in by the error it raises. A unit (`5'`, `12"`) has one kind and a number.
+  if (value.length <= 6 && /^\s*(?:['"]\s*){2,4}$/.test(value) && value.includes("'") && value.includes('"')) return { kind: 'sqli', rule: 'sqli.quote_probe', severity: 1, evidence: value };
+  if (escapedQuoteProbe(value)) return { kind: 'sqli', rule: 'sqli.boolean', severity: 2, evidence: value.slice(0, 120) };
   // (`password::int`, a PostgreSQL cast, is made of "safe" characters too.)
   // (`1.e.tables`, MySQL's scientific-notation bypass, is made of them as well.)
   if (cannotBeSql(value) && !value.includes('::') && !/\d\.e\./i.test(value)) return catalogName(value);
@@ -563,7 +624,9 @@ export function detectSqliAt(value: string, location: InputLocation): DetectorHi
       // A whole statement as a value that is not a document (a parameter, a header, a cookie, a
       // short form field): the application sends it to be run, or someone tries to. CRS blocks it
       // too. Inside a document (a post with SQL in it) it stays suspicious: code being shown.
-      if ((f.rule === 'sqli.statement' || f.rule === 'sqli.executable_comment') && f.severity === 1 && context === null) f.severity = 2;
+      // (MySQL quotes names in backticks, which the document test reads as Markdown inline code:
+      // `ALTER TABLE \`t\` CHANGE …` alone is a statement, not a post with code in it.)
+      if ((f.rule === 'sqli.statement' || f.rule === 'sqli.executable_comment') && f.severity === 1 && (context === null || documentOnlyByQuotedNames(value))) f.severity = 2;
       const h = hit(f, reading.text, reading.stream, reading.offset);
       if (h.severity === 2) return h;
       suspicious ??= h;
@@ -571,6 +634,13 @@ export function detectSqliAt(value: string, location: InputLocation): DetectorHi
   }
   return suspicious;
 }
+
+/** The value is a document only because of backtick-quoted names (`` `mass_mails` ``), which SQL writes too. */
+function documentOnlyByQuotedNames(value: string): boolean {
+  return value.includes('`') && !looksLikeDocument(value.replace(quotedNames, 'x'));
+}
+
+const quotedNames = /`[\w$]{1,64}`/g;
 
 /** The value read as a parameter (no document weighing). */
 export function detectSqliValue(value: string): DetectorHit | null {
