@@ -2,7 +2,7 @@ import { decodedVariants, defaultVariantLimits, type VariantLimits } from './dec
 import { detectors as registry, type DetectorEntry } from './detect/index.ts';
 import { bodyInputs, defaultInputLimits, headerInputs, requestLineInputs, type InputLimits } from './inputs.ts';
 import { protocolHits, viewOf, type RequestView } from './protocol/index.ts';
-import type { AttackKind, BlockMode, Decision, DetectorHit, RequestInput, WafRequest } from './types.ts';
+import type { AttackKind, BlockMode, Decision, DetectorContext, DetectorHit, RequestInput, WafRequest } from './types.ts';
 
 /**
  * The engine's pipeline, phase by phase as coraza runs it: 1 request line, 2 headers, 3 body
@@ -75,8 +75,14 @@ interface Found {
   input: RequestInput;
 }
 
+/** What every detector may read of the request besides the value (types.ts: DetectorContext). */
+function detectorContext(request: WafRequest): DetectorContext {
+  const host = request.headers.find(([name]) => name.toLowerCase() === 'host')?.[1];
+  return { host: host === undefined ? null : host.trim().toLowerCase() };
+}
+
 /** Runs the detectors over inputs; the first blocking hit, else the first hit at all. */
-function scan(inputs: readonly RequestInput[], options: ResolvedOptions): { blocking: Found | null; first: Found | null } {
+function scan(inputs: readonly RequestInput[], options: ResolvedOptions, context: DetectorContext): { blocking: Found | null; first: Found | null } {
   let first: Found | null = null;
   for (const input of inputs) {
     const value = boundedValue(input.value, options.maxValueLength);
@@ -85,7 +91,7 @@ function scan(inputs: readonly RequestInput[], options: ResolvedOptions): { bloc
       for (const entry of options.entries) {
         let hit: DetectorHit | null;
         try {
-          hit = entry.detector(variant, input.location, input.name);
+          hit = entry.detector(variant, input.location, input.name, context);
         } catch {
           // A detector bug must not take the request (or the gateway) down with it.
           hit = null;
@@ -143,6 +149,7 @@ function scanRequest(phase: Phase, view: RequestView, inputs: readonly RequestIn
 export function inspectPhases(request: WafRequest, options: InspectOptions, phases: readonly Phase[]): Decision {
   const resolved = resolve(options);
   const view = resolved.protocol ? viewOf(request) : null;
+  const context = detectorContext(request);
   let first: Found | null = null;
   let budget = resolved.inputLimits.maxInputs;
   for (const phase of phases) {
@@ -151,7 +158,7 @@ export function inspectPhases(request: WafRequest, options: InspectOptions, phas
     if (budget <= 0 && !view) break;
     const inputs = budget > 0 ? phaseInputs(phase, request, resolved.inputLimits).slice(0, budget) : [];
     budget -= inputs.length;
-    const result = scan(inputs, resolved);
+    const result = scan(inputs, resolved, context);
     if (result.blocking) return blockDecision(result.blocking);
     first ??= result.first;
     if (view) {

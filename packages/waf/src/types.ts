@@ -60,12 +60,23 @@ export interface DetectorHit {
 }
 
 /**
+ * What a detector may know of the request beyond the value, read once per request (optional,
+ * additive: detectors that need nothing ignore it).
+ */
+export interface DetectorContext {
+  /** The Host header as sent (first one, trimmed, lower case, port kept), or null without one. */
+  host: string | null;
+}
+
+/**
  * A detector looks at one value after decoding; it must be fast on benign text (it runs on every
  * parameter of every request) and must not throw. `location` lets it weigh context (a path segment
  * is not a SQL fragment the way a query value is). `name` (optional, additive) is the parameter,
  * header or field name: file inclusion weighs `?page=http://…` differently from `?q=http://…`.
+ * `context` (optional, additive) carries the request's Host: a URL parameter naming another host,
+ * or this host on another port, is judged against it.
  */
-export type Detector = (value: string, location: InputLocation, name?: string) => DetectorHit | null;
+export type Detector = (value: string, location: InputLocation, name?: string, context?: DetectorContext) => DetectorHit | null;
 
 /** Block mode (spec: loose or strict). */
 export type BlockMode = 'loose' | 'strict';

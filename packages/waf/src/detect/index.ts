@@ -4,6 +4,7 @@ import { detectXss } from './xss/index.ts';
 import { detectCmdi } from './cmdi/index.ts';
 import { detectCrlf } from './crlf/index.ts';
 import { detectFileInclusion } from './inclusion/index.ts';
+import { detectGraphql } from './graphql/index.ts';
 import { detectJavaDeserialization, detectJndi } from './java/index.ts';
 import { detectLdap } from './ldap/index.ts';
 import { detectMailInjection } from './mail/index.ts';
@@ -43,4 +44,6 @@ export const detectors: readonly DetectorEntry[] = [
   { kind: 'ldap', detector: detectLdap },
   { kind: 'nosql', detector: detectNosql },
   { kind: 'mail_injection', detector: detectMailInjection },
+  // GraphQL abuse has no attack kind of its own: it counts as protocol misuse (graphql/index.ts).
+  { kind: 'protocol', detector: detectGraphql },
 ];

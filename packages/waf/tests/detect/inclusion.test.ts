@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectFileInclusion } from '../../src/detect/inclusion/index.ts';
+import { inspect } from '../../src/inspect.ts';
+import type { WafRequest } from '../../src/types.ts';
 import { checkAttacks, checkBenign, checkRobust } from './fixture-check.ts';
 
 describe('file inclusion detector', () => {
@@ -53,4 +55,68 @@ describe('file inclusion detector', () => {
     expect(detectFileInclusion('https://blog.example/post', 'body', 'url')).toBeNull();
   });
   checkRobust(detectFileInclusion);
+});
+
+describe('file inclusion: a URL parameter judged against the request\'s Host', () => {
+  const on = (host: string) => ({ host });
+  it.each([
+    // FTP to another host: browsers dropped FTP, only a server-side fetch or include reads it.
+    ['ftp://foo.bar', 'localhost', 'inclusion.remote_url'],
+    ['ftps://mirror.evil.example/pub/', 'shop.example', 'inclusion.remote_url'],
+    // The site's own name as the first labels of another domain: an allow-list bypass probe.
+    ['https://example.com.evil.com/', 'example.com', 'inclusion.lookalike_host'],
+    ['https://shop.example.attacker.example', 'shop.example:443', 'inclusion.lookalike_host'],
+    // This host on a port it is not served on: the server reaching its own internal services.
+    ['https://example.com:1234/', 'example.com', 'inclusion.own_host_port'],
+    ['http://shop.example:6379/', 'shop.example:8443', 'inclusion.own_host_port'],
+    // Another host's script source or text, the file include() runs.
+    ['http://evil.example/shell.txt', 'shop.example', 'inclusion.remote_url'],
+    ['https://files.evil.example/r57.inc', 'shop.example', 'inclusion.remote_url'],
+  ])('flags %s on Host %s as suspicious (%s)', (url, host, rule) => {
+    expect(detectFileInclusion(url, 'query', 'x', on(host))).toMatchObject({ kind: 'file_inclusion', rule, severity: 1 });
+  });
+
+  it('blocks the site\'s host written as the userinfo of a URL to another host in loose mode', () => {
+    expect(detectFileInclusion('https://shop.example@evil.example/', 'query', 'next', on('shop.example'))).toMatchObject({ rule: 'inclusion.deceptive_url', severity: 2 });
+    expect(detectFileInclusion('https://shop.example:pw@evil.example/', 'body', 'url', on('shop.example'))).toMatchObject({ severity: 2 });
+  });
+
+  it.each([
+    // Another host alone is what applications take all day (the first is a CRS must-pass request).
+    ['https://foo.bar', 'localhost', 'x'],
+    ['https://evilexample.com/', 'localhost', 'x'],
+    ['https://jane-doe.example.net/', 'blog.example', 'website'],
+    ['https://client.example/oauth/callback.txt', 'id.example', 'redirect_uri'],
+    ['https://shop.example/ipn/notify.txt', 'pay.example', 'notify_url'],
+    ['https://cdn.example.com/uploads/2024/05/photo-12.jpg', 'www.example.com', 'image'],
+    ['https://forum.example/viewtopic.php?t=42', 'blog.example', 'url'],
+    // This host, its subdomains, its ports, userinfo naming another account.
+    ['https://example.com/', 'example.com', 'x'],
+    ['http://www.example.com/some/path', 'example.com', 'x'],
+    ['http://foo:bar@example.com/', 'example.com', 'x'],
+    ['https://example.com:443/account', 'example.com', 'next'],
+    ['http://localhost:8080/dashboard', 'localhost:8080', 'next'],
+    ['https://example.com./account', 'example.com', 'next'],
+    ['https://www.example.com/readme.txt', 'example.com.', 'x'],
+    ['https://static.shop.example/robots.txt', 'www.shop.example', 'x'],
+    // A sister site under a country code, and an asset on a bucket named after the site.
+    ['https://example.com.au/', 'example.com', 'next'],
+    ['https://example.com.s3.amazonaws.com/uploads/avatar-7.png', 'example.com', 'avatar_url'],
+  ])('passes %s on Host %s in %s', (url, host, name) => {
+    expect(detectFileInclusion(url, 'query', name, on(host))).toBeNull();
+  });
+
+  it('judges only parameters, and nothing without a Host', () => {
+    expect(detectFileInclusion('ftp://foo.bar', 'cookie', 'x', on('localhost'))).toBeNull();
+    expect(detectFileInclusion('ftp://foo.bar', 'query', 'x')).toBeNull();
+    expect(detectFileInclusion('ftp://foo.bar and more words', 'body', 'comment', on('localhost'))).toBeNull();
+  });
+
+  it('is handed the Host by the pipeline', () => {
+    const get = (target: string, host: string): WafRequest => ({ method: 'GET', target, headers: [['Host', host]], clientIp: '203.0.113.5', body: null, bodyTruncated: false, now: 0 });
+    const only = { mode: 'strict', kinds: ['file_inclusion'] } as const;
+    expect(inspect(get('/get?x=https://example.com:1234/', 'Example.com'), only)).toMatchObject({ action: 'block', rule: 'inclusion.own_host_port', name: 'x' });
+    expect(inspect(get('/get?x=https://example.com/', 'example.com'), only)).toEqual({ action: 'pass' });
+    expect(inspect(get('/get?x=https://example.com:1234/', 'example.com'), { ...only, mode: 'loose' })).toMatchObject({ action: 'record', rule: 'inclusion.own_host_port' });
+  });
 });

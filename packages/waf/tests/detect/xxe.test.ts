@@ -15,7 +15,10 @@ describe('XXE detector', () => {
       { value: '<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;"><!ENTITY lol3 "&lol2;&lol2;">]><lolz>&lol3;</lolz>', rule: 'xxe.entity_expansion' },
       { value: '<foo xmlns:xi="http://www.w3.org/2001/XInclude"><xi:include parse="text" href="file:///etc/passwd"/></foo>', rule: 'xxe.xinclude' },
       { value: '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:include namespace="http://evil.example/"/></xs:schema>', rule: 'xxe.schema_include' },
-      { value: '<x xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://evil.example/x.xsd"/>', severity: 1 },
+      // A lone URL where the attribute's grammar wants namespace/location pairs: only a call-out.
+      { value: '<x xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://evil.example/x.xsd"/>', rule: 'xxe.schema_location' },
+      { value: "<x xsi:schemaLocation='urn:a http://a.example/a.xsd  http://oob.example/'/>", rule: 'xxe.schema_location' },
+      { value: '<x xsi:noNamespaceSchemaLocation="http://evil.example/x.xsd"/>', severity: 1 },
       {
         value: '<?xml version="1.0" encoding="UTF-7"?>\n+ADwAIQ-DOCTYPE foo+AFs +ADwAIQ-ELEMENT foo ANY +AD4\n+ADwAIQ-ENTITY xxe SYSTEM +ACI-http://hack-r.be:1337+ACI +AD4AXQA+\n+ADw-foo+AD4AJg-xxe+ADsAPA-/foo+AD4',
         rule: 'xxe.external_entity',
@@ -34,6 +37,9 @@ describe('XXE detector', () => {
       { value: '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body/></soap:Envelope>' },
       { value: 'a < b and c > d', location: 'body' },
       { value: '<!-- comment --><a/>' },
+      // Pairs as SOAP and Maven write them: suspicious at most.
+      { value: '<project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 http://maven.apache.org/xsd/maven-4.0.0.xsd"/>', below: 2 },
+      { value: '<beans xsi:schemaLocation="\n    http://www.springframework.org/schema/beans\n    https://www.springframework.org/schema/beans/spring-beans.xsd"/>', below: 2 },
     ],
     'xml',
   );

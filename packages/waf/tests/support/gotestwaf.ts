@@ -89,6 +89,16 @@ export function encodePayload(payload: string, encoder: string): string {
   }
 }
 
+/** Go's url.QueryEscape (what url.Values.Encode writes): unreserved characters kept, space as `+`. */
+function queryEscape(text: string): string {
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-._~]/.test(c) ? c : c === ' ' ? '+' : '%' + byte.toString(16).toUpperCase().padStart(2, '0');
+  }
+  return out;
+}
+
 /** What a client must escape to put a string on the request line at all. */
 function requestLineSafe(text: string): string {
   let out = '';
@@ -146,6 +156,11 @@ export function buildRequest(placeholder: GotestwafCase['placeholders'][number],
       return request('POST', '/', [['Content-Type', 'text/xml']], payload);
     case 'SOAPBody':
       return request('POST', '/', [['Content-Type', 'text/xml'], ['SOAPAction', '"urn:test"']], `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${payload}</soap:Body></soap:Envelope>`);
+    case 'GraphQL': {
+      // GET: url.Values{query: payload}.Encode(); POST: the payload is the body, no content type.
+      const config = typeof placeholder === 'string' ? {} : placeholder.config;
+      return String(config.method ?? 'POST') === 'GET' ? request('GET', `/?query=${queryEscape(payload)}`, [], null) : request('POST', '/', [], payload);
+    }
     case 'RawRequest': {
       const config = typeof placeholder === 'string' ? {} : placeholder.config;
       const fill = (s: unknown): string => String(s ?? '').split('{{payload}}').join(payload);

@@ -5,9 +5,11 @@
  * "include me"), and null-byte truncation ("../../etc/passwd\0.jpg", "shell.php%00.png").
  *
  * A data: URI for an image (rich-text editors post them) passes; data:text/plain and data:… with a
- * PHP payload are inclusion. `name` is the parameter name when the pipeline passes it.
+ * PHP payload are inclusion. `name` is the parameter name when the pipeline passes it; `context`
+ * its Host, against which a URL parameter is judged (off-site.ts).
  */
-import type { DetectorHit, InputLocation } from '../../types.ts';
+import type { DetectorContext, DetectorHit, InputLocation } from '../../types.ts';
+import { judgeOffSite } from './off-site.ts';
 
 /** Wrappers that no legitimate parameter starts with, wherever they appear. */
 const dangerousWrappers = ['php://', 'expect://', 'phar://', 'zip://', 'compress.zlib://', 'compress.bzip2://', 'glob://', 'ogg://', 'rar://', 'ssh2.shell://', 'ssh2.exec://'];
@@ -24,15 +26,18 @@ const basePathNames = /(?:absolute_path|root_path|rootpath|base_?dir|basepath|in
 /** Parameter names applications pass to include()/require()/readfile(). */
 const includeNames = /^(?:file|filename|page|include|inc|incl|require|template|tpl|path|doc|document|folder|root|pg|style|lang|language|view|layout|mod|module|conf|config|dir|show|nav|load|read|cat|prefix)$/i;
 
-export function detectFileInclusion(value: string, location: InputLocation, name?: string): DetectorHit | null {
+/** Where a value is a parameter an application reads as a URL (not a cookie, header or path). */
+const parameterLocations: ReadonlySet<InputLocation> = new Set(['query', 'body', 'xml']);
+
+export function detectFileInclusion(value: string, location: InputLocation, name?: string, context?: DetectorContext): DetectorHit | null {
   try {
-    return detect(value, location, name);
+    return detect(value, location, name, context);
   } catch {
     return null;
   }
 }
 
-function detect(value: string, location: InputLocation, name?: string): DetectorHit | null {
+function detect(value: string, location: InputLocation, name?: string, context?: DetectorContext): DetectorHit | null {
   if (!value.includes(':') && !value.includes('\u0000') && !value.toLowerCase().includes('%00')) return null;
   const lower = value.trimStart().toLowerCase().slice(0, 4096);
 
@@ -60,7 +65,7 @@ function detect(value: string, location: InputLocation, name?: string): Detector
     // "http://trusted.example%2f@evil.example/": an encoded separator before '@' makes the trusted
     // name userinfo for one URL parser and a host for another (allow-list and redirect bypass).
     if (/^[a-z]+:\/\/[^/?#@\s]*(?:%2f|%5c|\\)[^/?#\s]*@/.test(lower)) return hit('inclusion.deceptive_url', value.trimStart(), 2);
-    return judgeRemoteUrl(lower, value, name);
+    return judgeRemoteUrl(lower, value, location, name, context);
   }
   return null;
 }
@@ -76,20 +81,25 @@ function judgeDataUri(lower: string): 1 | 2 | null {
   return null;
 }
 
-function judgeRemoteUrl(lower: string, value: string, name?: string): DetectorHit | null {
+function judgeRemoteUrl(lower: string, value: string, location: InputLocation, name?: string, context?: DetectorContext): DetectorHit | null {
   const evidence = value.trimStart();
   // http://evil/shell.txt? : the "?" turns the appended ".php" into a query string.
   if (/\?$|\?\s*$|%3f$/.test(lower)) return hit('inclusion.remote_url', evidence, 2);
   const host = /^[a-z]+:\/\/([^/?#:]+)/.exec(lower)?.[1] ?? '';
   if (name !== undefined && basePathNames.test(name)) return hit('inclusion.remote_url', evidence, 2);
+  let byName: 1 | 2 | null = null;
   if (name !== undefined && (includeNames.test(name) || includeNameParts.test(name))) {
-    return hit('inclusion.remote_url', evidence, /\.(?:txt|php\d?|phtml|jpg|gif|png|sh|pl|py)(?:$|[?#])/.test(lower) ? 2 : 1);
+    byName = /\.(?:txt|php\d?|phtml|jpg|gif|png|sh|pl|py)(?:$|[?#])/.test(lower) ? 2 : 1;
+    if (byName === 2) return hit('inclusion.remote_url', evidence, 2);
   }
   // A script or text file served from a bare IP address (v4 or a v6 literal): the usual shape of an
   // RFI payload; links people share name hosts.
   const ipHost = /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || /^[a-z]+:\/\/\[?[0-9a-f]{1,4}:[0-9a-f]{0,4}:[0-9a-f:]*\]?\//.test(lower);
   if (ipHost && /\.(?:txt|php\d?|sh|pl|py|jsp|asp)(?:$|[?#])/.test(lower)) return hit('inclusion.remote_url', evidence, 2);
-  return null;
+  // Judged against the request's Host (off-site.ts); a clear finding there outranks the name's hint.
+  const offSite = parameterLocations.has(location) ? judgeOffSite(lower.trimEnd(), context, name) : null;
+  if (offSite !== null && (offSite.severity === 2 || byName === null)) return hit(offSite.rule, evidence, offSite.severity);
+  return byName === null ? null : hit('inclusion.remote_url', evidence, byName);
 }
 
 function findNullByte(lower: string): number {

@@ -34,10 +34,25 @@ function detect(value: string): DetectorHit | null {
   if (xinclude >= 0) return hit('xxe.xinclude', text.slice(xinclude), 2);
   const schemaInclude = lower.search(/<[a-z0-9_-]+:(?:include|import|redefine)\b[^>]*\b(?:schemalocation|namespace)\s*=\s*["'](?:https?|ftp|file):/);
   if (schemaInclude >= 0) return hit('xxe.schema_include', text.slice(schemaInclude), 2);
-  const schemaLocation = lower.search(/\bxsi:(?:no(?:namespace)?)?schemalocation\s*=\s*["'][^"']*(?:https?|ftp|file):\/\//);
-  // SOAP and Maven documents carry xsi:schemaLocation legitimately: suspicious only.
-  if (schemaLocation >= 0) return hit('xxe.schema_location', text.slice(schemaLocation), 1);
+  // The attribute's value up to its closing quote (or the end of a cut-off text): no backtracking.
+  for (const m of lower.matchAll(/\bxsi:(no(?:namespace)?)?schemalocation\s*=\s*(?:"([^"]*)"?|'([^']*)'?)/g)) {
+    const list = m[2] ?? m[3] ?? '';
+    if (/(?:https?|ftp|file):\/\//.test(list)) return hit('xxe.schema_location', text.slice(m.index), judgeSchemaLocation(m[1] !== undefined, list));
+  }
   return null;
+}
+
+/**
+ * SOAP and Maven documents carry schema hints legitimately, as the attribute's grammar has them:
+ * xsi:schemaLocation is a list of pairs, namespace then location ("http://ns http://ns/a.xsd"), and
+ * xsi:noNamespaceSchemaLocation one location. Those are suspicious only (a validating parser with
+ * hints on fetches them). A schemaLocation that is no list of pairs — a lone remote URL — locates
+ * nothing for any namespace: it is only there to make a parser call out (an out-of-band probe).
+ */
+function judgeSchemaLocation(noNamespace: boolean, list: string): 1 | 2 {
+  if (noNamespace) return 1;
+  const items = list.trim().split(/\s+/);
+  return items.length % 2 === 1 ? 2 : 1;
 }
 
 interface DoctypeFinding {
