@@ -27,6 +27,7 @@ export const websiteAttackNames: Record<string, Texts> = {
   ldap: { 'zh-CN': 'LDAP 注入', 'en-US': 'LDAP injection' },
   nosql: { 'zh-CN': 'NoSQL 注入', 'en-US': 'NoSQL injection' },
   mail_injection: { 'zh-CN': '邮件头注入', 'en-US': 'mail header injection' },
+  graphql: { 'zh-CN': 'GraphQL 滥用', 'en-US': 'GraphQL abuse' },
   protocol: { 'zh-CN': 'HTTP 协议违规', 'en-US': 'HTTP protocol violation' },
   php: { 'zh-CN': 'PHP 代码注入', 'en-US': 'PHP code injection' },
   node: { 'zh-CN': 'Node.js 代码注入', 'en-US': 'Node.js code injection' },

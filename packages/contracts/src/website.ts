@@ -49,6 +49,7 @@ export const attackKinds = [
   'ldap',
   'nosql',
   'mail_injection',
+  'graphql',
   'protocol',
 ] as const;
 export type AttackKind = (typeof attackKinds)[number];
@@ -261,7 +262,9 @@ export type WebsiteSql = z.infer<typeof websiteSqlSchema>;
 
 export const websiteAttackSchema = z
   .object({
-    kinds: z.object(Object.fromEntries(attackTabKinds.map((kind) => [kind, z.boolean()])) as Record<Exclude<AttackKind, 'sqli'>, z.ZodBoolean>).strict(),
+    // A kind missing from a saved row (added by a later version, as `graphql` was) is on: the row
+    // keeps parsing, so the administrator's other switches are not reset to the defaults.
+    kinds: z.object(Object.fromEntries(attackTabKinds.map((kind) => [kind, z.boolean().default(true)])) as Record<Exclude<AttackKind, 'sqli'>, z.ZodDefault<z.ZodBoolean>>).strict(),
     /** Local (`../../etc/passwd`, `/proc/self/environ`) and remote (`http://`, `php://`, `data:`) inclusion. */
     file_inclusion: z.object({ local: z.boolean(), remote: z.boolean() }).strict(),
     /** The request headers the detectors read (besides Cookie, always read). */

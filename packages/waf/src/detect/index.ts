@@ -44,6 +44,5 @@ export const detectors: readonly DetectorEntry[] = [
   { kind: 'ldap', detector: detectLdap },
   { kind: 'nosql', detector: detectNosql },
   { kind: 'mail_injection', detector: detectMailInjection },
-  // GraphQL abuse has no attack kind of its own: it counts as protocol misuse (graphql/index.ts).
-  { kind: 'protocol', detector: detectGraphql },
+  { kind: 'graphql', detector: detectGraphql },
 ];

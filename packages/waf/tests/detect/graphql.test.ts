@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectGraphql } from '../../src/detect/graphql/index.ts';
 import { inspect } from '../../src/inspect.ts';
-import type { InputLocation, WafRequest } from '../../src/types.ts';
+import { attackKinds, type InputLocation, type WafRequest } from '../../src/types.ts';
 
 /** [value, location, name] as the pipeline hands them over. */
 type Case = readonly [value: string, location: InputLocation, name: string];
@@ -25,7 +25,7 @@ describe('GraphQL detector: introspection', () => {
     // A document cut short (truncated body) keeps what was read.
     ['IntrospectionQuery{__schema {queryType { name }}', 'body', 'query'],
   ])('blocks %j in loose mode', (value, location, name) => {
-    expect(detectGraphql(value, location, name)).toMatchObject({ kind: 'protocol', rule: 'graphql.introspection', severity: 2 });
+    expect(detectGraphql(value, location, name)).toMatchObject({ kind: 'graphql', rule: 'graphql.introspection', severity: 2 });
   });
 
   it('flags one type looked up by name as suspicious only (clients read enum values at run time)', () => {
@@ -109,6 +109,15 @@ describe('GraphQL detector in the pipeline', () => {
     expect(inspect(request('GET', `/graphql?query=${encodeURIComponent(introspection)}`), { mode: 'loose' })).toMatchObject({ action: 'block', rule: 'graphql.introspection', location: 'query', name: 'query' });
     expect(inspect(request('POST', '/graphql', JSON.stringify({ query: introspection, variables: {} }), 'application/json'), { mode: 'loose' })).toMatchObject({ action: 'block', rule: 'graphql.introspection', location: 'body' });
     expect(inspect(request('POST', '/graphql', introspection, 'application/graphql'), { mode: 'loose' })).toMatchObject({ action: 'block', rule: 'graphql.introspection' });
+  });
+
+  it('has a switch of its own: a site that serves introspection on purpose turns graphql off and keeps the protocol checks', () => {
+    const introspection = request('GET', `/graphql?query=${encodeURIComponent('{ __schema { types { name } } }')}`);
+    const withoutGraphql = attackKinds.filter((kind) => kind !== 'graphql');
+    expect(inspect(introspection, { mode: 'loose', kinds: withoutGraphql })).toEqual({ action: 'pass' });
+    expect(inspect(introspection, { mode: 'loose', kinds: ['graphql'] })).toMatchObject({ action: 'block', kind: 'graphql' });
+    // The protocol checks still run without graphql: a NUL byte in the query is refused.
+    expect(inspect(request('GET', '/graphql?query=%00'), { mode: 'loose', kinds: withoutGraphql })).toMatchObject({ action: 'block', kind: 'protocol' });
   });
 
   it('passes an ordinary operation in both modes', () => {

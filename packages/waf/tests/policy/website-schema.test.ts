@@ -52,6 +52,17 @@ describe('website settings schema', () => {
     expect(Object.keys(defaultWebsiteSettings.attack.kinds).sort()).toEqual(attackKinds.filter((k) => k !== 'sqli').sort());
   });
 
+  it('an attack row saved before a kind existed still parses: the new kind is on, the saved switches stay', () => {
+    const saved = structuredClone(defaultWebsiteSettings.attack) as { kinds: Record<string, boolean> };
+    delete saved.kinds.graphql;
+    saved.kinds.xss = false;
+    const parsed = websiteSettingsSchema.shape.attack.parse(saved);
+    expect(parsed.kinds.graphql).toBe(true);
+    expect(parsed.kinds.xss).toBe(false);
+    // A value of the wrong type is still refused.
+    expect(websiteSettingsSchema.shape.attack.safeParse({ ...saved, kinds: { ...saved.kinds, graphql: 'yes' } }).success).toBe(false);
+  });
+
   it('refuses bad values of every tab with a message key known in both languages', () => {
     const cases: [unknown, string][] = [
       [clone((s) => void (s.base.block_mode = 'medium' as never)), 'web_mode_invalid'],

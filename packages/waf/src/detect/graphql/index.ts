@@ -19,8 +19,8 @@
  *    brute-forcing a login in one request and query-cost denial of service. Suspicious: strict
  *    blocks.
  *
- * Kind 'protocol': no attack kind names API abuse, and a new kind changes the site settings' schema
- * (contracts: website.ts `kinds` is strict) — left to the lead.
+ * Kind 'graphql', a switch of its own on the attack tab: a site whose API serves introspection on
+ * purpose turns this off and keeps the protocol checks.
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
 import { readDocument, type DocumentShape } from './document.ts';
@@ -125,5 +125,5 @@ function detect(value: string, location: InputLocation, name: string | undefined
 }
 
 function hit(rule: string, evidence: string, severity: 1 | 2): DetectorHit {
-  return { kind: 'protocol', rule, evidence: evidence.slice(0, 120), severity };
+  return { kind: 'graphql', rule, evidence: evidence.slice(0, 120), severity };
 }
