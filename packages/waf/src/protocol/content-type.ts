@@ -5,11 +5,13 @@
  * for the type reads the body as JSON while the WAF reads a form).
  *
  * Severities: two Content-Type headers, two charsets, an EBCDIC or UTF-7 charset, a media type in a
- * boundary, OGNL in the header (Struts2 CVE-2017-5638): 2, no client sends them. Any other charset
- * than the common ones, or a header that does not parse: 1 (odd clients exist). Which media types
- * a site accepts is the file-type policy's business, not this check's: CRS 920420's short allowed
- * list (forms, JSON, XML) is neither loose nor strict here, since APIs take octet-stream, CSV,
- * GraphQL, gRPC-web and vendor types, and blocking them would break ordinary sites by default.
+ * boundary, OGNL in the header (Struts2 CVE-2017-5638), a body whose type has no `type/subtype`, a
+ * body framed by a boundary its type does not declare: 2, no client sends them. Any other charset
+ * than the common ones, or a header that does not parse otherwise: 1 (odd clients exist). Which
+ * media types a site accepts is the file-type policy's business, not this check's: CRS 920420's
+ * short allowed list (forms, JSON, XML) is neither loose nor strict here, since APIs take
+ * octet-stream, CSV, GraphQL, gRPC-web and vendor types, and blocking them would break ordinary
+ * sites by default (a body under no media type at all is another matter: see checkContentType).
  */
 import { dangerousCharset } from './headers.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
@@ -75,7 +77,15 @@ export function checkContentType(view: RequestView): ProtocolHit | null {
   const semi = value.indexOf(';');
   const media = (semi < 0 ? value : value.slice(0, semi)).trim();
   if (media === '' && semi < 0) return null; // an empty header: nothing declared (the framing check weighs the body)
-  if (!/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+*-]+$/i.test(media)) return protocolHit('protocol.content_type_syntax', 1, where, value);
+  if (!/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+*-]+$/i.test(media)) {
+    // No `type/subtype` at all (`application`, `multipart/`, a made-up word) in front of a body:
+    // the body has no declared reading, and each component picks its own (PHP keeps it raw, a
+    // boundary-sniffing parser splits a form, another defaults to urlencoded). Every client library
+    // writes a slash and both halves; other slips stay odd: a stray character, or two types joined
+    // by a comma (`application/json, application/json`: fetch's Headers.append called twice).
+    const noMediaType = !media.includes('/') || media.startsWith('/') || media.endsWith('/');
+    return protocolHit('protocol.content_type_syntax', noMediaType && announcesBody(view) ? 2 : 1, where, value);
+  }
   const params = semi < 0 ? [] : parseParams(value.slice(semi + 1));
   if (params === null) return protocolHit('protocol.content_type_syntax', 1, where, value);
   return strongest([checkCharsets(params, value), checkTypeInParams(params, media, value)]);
@@ -96,11 +106,22 @@ function checkCharsets(params: readonly Param[], value: string): ProtocolHit | n
 /** The multipart subtypes of RFC 2046 and its successors that a request body may carry. */
 const multipartSubtypes = /^multipart\/(?:form-data|related|mixed|alternative|byteranges|signed|encrypted|x-mixed-replace|batch)$/i;
 
+/** Does the body open with the boundary's delimiter line (`--boundary`, after an optional preamble line)? */
+function framedBy(view: RequestView, boundary: string): boolean {
+  if (view.body === null || boundary === '') return false;
+  const head = Buffer.from(view.body.buffer, view.body.byteOffset, Math.min(view.body.byteLength, 512 + boundary.length)).toString('latin1');
+  const delimiter = `--${boundary}`;
+  return head.split('\n', 2).some((line) => line.trimEnd() === delimiter || line.trimEnd() === `${delimiter}--`);
+}
+
 /**
  * A parameter whose value is itself a media type, on a type that takes no such parameter; a
  * boundary on a type that is not multipart, or a multipart subtype nobody registered. Parsers that
- * look for `multipart/` or `boundary=` anywhere read such a body as a form the WAF did not split
- * (CRS 920420's evasion); no client library writes either, but an API may take odd types, so 1.
+ * look for `multipart/` or `boundary=` anywhere read such a body as a form a WAF that trusts the
+ * type did not split (CRS 920420's evasion). No client library writes either, but an API may take
+ * odd types, so the header alone is 1; a body that is in fact laid out as a form with that boundary
+ * is the evasion itself (a type that is not multipart cannot carry multipart framing): 2, in
+ * checkUndeclaredMultipart once the body has arrived.
  */
 function checkTypeInParams(params: readonly Param[], media: string, value: string): ProtocolHit | null {
   const lower = media.toLowerCase();
@@ -111,4 +132,22 @@ function checkTypeInParams(params: readonly Param[], media: string, value: strin
   }
   if (lower.startsWith('multipart/') ? !multipartSubtypes.test(lower) : params.some((p) => p.name === 'boundary')) return protocolHit('protocol.content_type_confusion', 1, where, value);
   return null;
+}
+
+/**
+ * Phase 3, once the body is there: the same confusion when the body is in fact laid out as a form
+ * with the boundary its type should not carry (see checkTypeInParams).
+ */
+export function checkUndeclaredMultipart(view: RequestView): ProtocolHit | null {
+  if (view.body === null || view.body.length === 0) return null;
+  const values = view.headers.get('content-type');
+  if (values?.length !== 1) return null;
+  const value = values[0]!;
+  const semi = value.indexOf(';');
+  if (semi < 0) return null;
+  const media = value.slice(0, semi).trim().toLowerCase();
+  if (media === 'multipart/related' || multipartSubtypes.test(media)) return null;
+  const boundary = parseParams(value.slice(semi + 1))?.find((p) => p.name === 'boundary')?.value;
+  if (boundary === undefined || !framedBy(view, boundary)) return null;
+  return protocolHit('protocol.content_type_confusion', 2, where, value);
 }

@@ -5,8 +5,8 @@
  *
  * Severities: two lengths, a length beside Transfer-Encoding, or a Transfer-Encoding that is not
  * plain `chunked` are MUST NOTs of RFC 9112 §6 and the very shapes of smuggling: 2, and so is a body
- * on HEAD (no client sends one). A body on GET is legal (Elasticsearch clients send one): no
- * finding. A body without Content-Type is sloppy: 1.
+ * on HEAD (no client sends one) or a chunked one on GET. A body on GET with a Content-Length is
+ * legal (Elasticsearch clients send one): no finding. A body without Content-Type is sloppy: 1.
  */
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
 import { header, type RequestView } from './view.ts';
@@ -40,6 +40,10 @@ function checkTransferEncoding(view: RequestView): ProtocolHit | null {
     return protocolHit('protocol.transfer_encoding_obfuscated', 2, where('Transfer-Encoding'), evidence, 'crlf');
   }
   if (view.method === 'HEAD') return protocolHit('protocol.body_on_head', 2, where('Transfer-Encoding'), `HEAD with ${evidence}`);
+  // A chunked GET: the body has no meaning (RFC 9110 §9.3.1 names this very shape a smuggling
+  // risk), and front ends that take GET as bodiless forward the chunks as the next request. The
+  // clients that send a body on GET (Elasticsearch's) send it with Content-Length.
+  if (view.method === 'GET') return protocolHit('protocol.chunked_get', 2, where('Transfer-Encoding'), `GET with ${evidence}`, 'crlf');
   return null;
 }
 

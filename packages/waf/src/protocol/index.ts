@@ -6,7 +6,7 @@
  * treats their hits like detector hits (severity 2 blocks in loose mode, 1 in strict).
  */
 import type { RequestInput } from '../types.ts';
-import { checkContentType } from './content-type.ts';
+import { checkContentType, checkUndeclaredMultipart } from './content-type.ts';
 import { checkFraming } from './framing.ts';
 import { checkHeaders } from './headers.ts';
 import type { ProtocolHit } from './hit.ts';
@@ -26,7 +26,7 @@ type Family = (view: RequestView, inputs: readonly RequestInput[]) => ProtocolHi
 const families: Record<1 | 2 | 3, readonly Family[]> = {
   1: [checkRequestLine, checkRestrictedFiles, checkParameters, checkCallbackHosts],
   2: [checkScanner, checkFraming, checkContentType, checkHeaders, checkCallbackHosts],
-  3: [checkMultipart, checkParameters, checkCallbackHosts],
+  3: [checkMultipart, checkUndeclaredMultipart, checkParameters, checkCallbackHosts],
 };
 
 /** Every family's hit for the phase (at most one each), in order; a failing family is skipped. */

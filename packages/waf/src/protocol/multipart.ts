@@ -54,9 +54,16 @@ function checkPart(part: MultipartPart): ProtocolHit | null {
   if (odd(part.name)) return protocolHit('protocol.multipart_name_chars', 2, where, part.name);
   // A backslash in a field name (`cv.p\d\f`): parsers that unescape it read another name than the
   // WAF did (CRS 920120/920121). In a file name it is how old IE sent the client's path
-  // (`C:\Users\me\cv.pdf`); one that is no such path (`1.j\s\p`) hides its extension: odd.
+  // (`C:\Users\me\cv.pdf`); one that is no such path is odd. Inside the extension (`1.j\s\p`) it
+  // changes the file's type by reader: a quoted-string parser (RFC 9110 §5.6.4: Go, Python's email
+  // package) unescapes it to `1.jsp` while an extension filter saw `.j\s\p`. No system writes one
+  // there (Windows forbids the character, Go and curl double their own): 2.
   if (part.name.includes('\\')) return protocolHit('protocol.multipart_name_chars', 2, where, part.name);
-  if (part.fileName !== null && part.fileName.includes('\\') && !/^(?:[a-z]:\\|\\\\)/i.test(part.fileName)) return protocolHit('protocol.multipart_name_chars', 1, where, part.fileName);
+  if (part.fileName !== null && part.fileName.includes('\\') && !/^(?:[a-z]:\\|\\\\)/i.test(part.fileName)) {
+    const extension = /\.([^.]*)$/.exec(part.fileName)?.[1] ?? '';
+    const hidesExtension = /\\[a-z0-9]/i.test(extension) && !extension.includes('\\\\');
+    return protocolHit('protocol.multipart_name_chars', hidesExtension ? 2 : 1, where, part.fileName);
+  }
   if (part.fileName !== null && odd(part.fileName)) return protocolHit('protocol.multipart_name_chars', 1, where, part.fileName);
   return null;
 }

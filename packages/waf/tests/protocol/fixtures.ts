@@ -78,6 +78,17 @@ export const attacks: Fixture[] = [
   { what: 'NUL in the Referer', wire: `GET / HTTP/1.1\n${browser}\nReferer: https://shop.example/a%00.php\n\n`, rule: 'protocol.nul_byte', severity: 2 },
   { what: 'a letter written as a \\u escape inside a word', wire: form('q=ev%5Cu0061l'), rule: 'protocol.unicode_escape_word', severity: 2 },
   { what: 'ORM filter on a token in a JSON key', wire: 'POST /api/users/search HTTP/1.1\nHost: api.shop.example\nUser-Agent: x/1\nContent-Type: application/json\nContent-Length: 29\n\n{"reset_token__isnull":false}', rule: 'protocol.orm_lookup', severity: 2 },
+  { what: '_method to a WebDAV verb (verb tampering)', wire: form('_method=PROPFIND'), rule: 'protocol.method_override', severity: 2 },
+  { what: '_method to a made-up verb', wire: `POST /admin/users?_method=QWERTYUIOP HTTP/1.1\n${browser}\nContent-Length: 0\n\n`, rule: 'protocol.method_override', severity: 2 },
+  { what: '_method to HEAD through a POST (CSRF check skipped for safe verbs)', wire: `POST /api/items?_method=HEAD HTTP/1.1\n${browser}\nContent-Length: 0\n\n`, rule: 'protocol.method_override', severity: 2 },
+  { what: '_method to GET in a form body', wire: form('_method=get&email=new%40evil.example'), rule: 'protocol.method_override', severity: 2 },
+  { what: 'a multipart body under a multipart subtype nobody registered', wire: form('--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n', 'multipart/foo; boundary=XyZ'), rule: 'protocol.content_type_confusion', severity: 2 },
+  { what: 'a multipart body under a type that is not multipart', wire: form('--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n', 'application/foo; boundary=XyZ'), rule: 'protocol.content_type_confusion', severity: 2 },
+  { what: 'a multipart body under `multipart/` with no subtype', wire: form('--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n', 'multipart/; boundary=XyZ'), rule: 'protocol.content_type_syntax', severity: 2 },
+  { what: 'a body under a Content-Type that is no media type', wire: form('a=1', 'formdata'), rule: 'protocol.content_type_syntax', severity: 2 },
+  { what: 'backslashes hiding a file extension', wire: multipart('Content-Disposition: form-data; name="f"; filename="1.j\\s\\p"\r\n\r\nx'), rule: 'protocol.multipart_name_chars', severity: 2 },
+  // (the gateway hands the engine the de-chunked body, as Node's parser delivers it)
+  { what: 'a chunked body on GET (front ends that take GET as bodiless forward it as the next request)', wire: `GET / HTTP/1.1\n${browser}\nTransfer-Encoding: chunked\n\nGET /admin HTTP/1.1\r\nHost: shop.example\r\n\r\n`, rule: 'protocol.chunked_get', severity: 2 },
 ];
 
 export const suspicious: Fixture[] = [
@@ -102,14 +113,14 @@ export const suspicious: Fixture[] = [
   { what: 'RFC 2109 cookie version without a quoted value', wire: `GET / HTTP/1.1\n${browser}\nCookie: $Version=1; sid=abc\n\n`, rule: 'protocol.cookie_v1' },
   { what: 'control byte in a cookie name', wire: `GET / HTTP/1.1\n${browser}\nCookie: sid%01=1\n\n`, rule: 'protocol.control_char' },
   { what: 'NUL in a URL-encoded cookie value', wire: `GET / HTTP/1.1\n${browser}\nCookie: state=ab%00cd\n\n`, rule: 'protocol.nul_byte' },
-  { what: '_method to a WebDAV verb', wire: form('_method=PROPFIND'), rule: 'protocol.method_override' },
-  { what: '_method to HEAD through a POST', wire: `POST /api/items?_method=HEAD HTTP/1.1\n${browser}\nContent-Length: 0\n\n`, rule: 'protocol.method_override' },
   { what: 'Content-Range that does not parse', wire: `GET / HTTP/1.1\n${browser}\nContent-Range: test\n\n`, rule: 'protocol.restricted_header' },
-  { what: 'a multipart subtype nobody registered', wire: form('--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n', 'multipart/foo; boundary=XyZ'), rule: 'protocol.content_type_confusion' },
-  { what: 'a boundary on a type that is not multipart', wire: form('--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n', 'application/foo; boundary=XyZ'), rule: 'protocol.content_type_confusion' },
-  { what: 'backslashes hiding a file extension', wire: multipart('Content-Disposition: form-data; name="f"; filename="1.j\\s\\p"\r\n\r\nx'), rule: 'protocol.multipart_name_chars' },
   { what: 'Sec-Fetch-User written by hand', wire: `GET / HTTP/1.1\n${browser}\nSec-Fetch-User: yes\n\n`, rule: 'protocol.client_header_forged' },
   { what: 'ORM probe three relations deep', wire: `GET /api/orders?customer__profile__city__startswith=Ber HTTP/1.1\n${browser}\n\n`, rule: 'protocol.orm_lookup' },
+  { what: 'a boundary on a type that is not multipart, over a body that is no form', wire: form('{"a":1}', 'application/json; boundary=XyZ'), rule: 'protocol.content_type_confusion' },
+  { what: 'a backslash in a Linux file name, not in its extension', wire: multipart('Content-Disposition: form-data; name="f"; filename="notes\\draft.txt"\r\n\r\nx'), rule: 'protocol.multipart_name_chars' },
+  { what: 'a Content-Type that is no media type, without a body', wire: `GET /api/items HTTP/1.1\n${browser}\nContent-Type: json\n\n`, rule: 'protocol.content_type_syntax' },
+  { what: 'a stray character in a media type', wire: form('a=1', 'application/x-www-form-urlencoded,'), rule: 'protocol.content_type_syntax' },
+  { what: 'the same type appended twice by a client (fetch Headers.append)', wire: form('{}', 'application/json, application/json'), rule: 'protocol.content_type_syntax' },
 ];
 
 export const benign: Fixture[] = [
@@ -129,6 +140,7 @@ export const benign: Fixture[] = [
   { what: 'REST delete', wire: 'DELETE /api/orders/42 HTTP/1.1\nHost: api.shop.example\nUser-Agent: axios/1.7\nAccept: application/json\n\n' },
   { what: 'forwarded host from a CDN', wire: `GET / HTTP/1.1\n${browser}\nX-Forwarded-Host: shop.example\nX-Forwarded-Proto: https\nX-Original-URL: /\n\n` },
   { what: 'a post naming interact.sh', wire: form('body=Use+interact.sh+or+oast.me+to+catch+blind+callbacks') },
+  { what: 'chunked upload on POST', wire: 'POST /api/upload HTTP/1.1\nHost: api.shop.example\nUser-Agent: okhttp/4.12\nContent-Type: application/octet-stream\nTransfer-Encoding: chunked\n\nabcd' },
   { what: 'Elasticsearch-style GET with a body', wire: 'GET /_search HTTP/1.1\nHost: shop.example\nUser-Agent: elasticsearch-py/8.13\nAccept: application/json\nContent-Type: application/json\nContent-Length: 2\n\n{}' },
   { what: 'UTF-8 in a path', wire: `GET /caf%C3%A9/men%C3%BC HTTP/1.1\n${browser}\n\n` },
   { what: 'Windows-1251 form from an old Russian site', wire: form('q=%E0%E1', 'application/x-www-form-urlencoded; charset=windows-1251') },
@@ -156,4 +168,6 @@ export const benign: Fixture[] = [
   { what: 'quoted cookie value without a version', wire: `GET / HTTP/1.1\n${browser}\nCookie: prefs="a,b"; sid=abc\n\n` },
   { what: 'Rails nested parameter names', wire: form('order[items][0][sku]=A1&order[items][0][qty]=2') },
   { what: 'multipart/mixed batch', wire: form('--b1\r\nContent-Type: application/http\r\n\r\nGET /x HTTP/1.1\r\n--b1--\r\n', 'multipart/mixed; boundary=b1') },
+  { what: 'Rails form putting a record through POST', wire: form('_method=put&title=Tea') },
+  { what: 'a file name written by Go with its own backslash doubled', wire: multipart('Content-Disposition: form-data; name="f"; filename="C:\\\\temp\\\\a.txt"\r\n\r\nx') },
 ];

@@ -75,7 +75,7 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
     const inner = detectValue(value.slice(assignment[0].length), location);
     if (inner) return inner;
   }
-  const found = detectValue(value, location) ?? detectQuoteBreakout(value, location);
+  const found = detectValue(value, location) ?? detectQuoteBreakout(value, location) ?? detectThroughStringLayer(value, location);
   const plus = value.indexOf('+');
   if (found?.severity === 2 || plus <= 0 || value.includes(' ') || resolveCommand(value.slice(0, plus), false) === null) return found;
   // `cat+/et*/*wd`: form encoding's '+' for a blank, left undecoded in a query (a known command
@@ -99,6 +99,18 @@ function detectQuoteBreakout(value: string, location: InputLocation): DetectorHi
   else if (inner.includes(quote)) return null; // a quoted phrase, not a break-out
   const found = detectValue(inner, location);
   return found?.severity === 2 ? found : null;
+}
+
+/**
+ * `v='u';cu$v\\r\l host`: backslashes doubled for one more string layer between the request and
+ * the shell (a PHP or JavaScript double-quoted string, JSON) that turns `\\` back into `\`. Read
+ * once with that layer undone; only the evasion readings count (a command spelled through escapes
+ * or variables), since Windows paths and regexes double their backslashes honestly.
+ */
+function detectThroughStringLayer(value: string, location: InputLocation): DetectorHit | null {
+  if (!value.includes('\\\\')) return null;
+  const found = detectValue(value.replaceAll('\\\\', '\\'), location);
+  return found?.severity === 2 && found.rule === 'cmdi.obfuscated_command' ? found : null;
 }
 
 /** Headers whose value is never a command line: a client names itself with `product/version`, a referrer is a URL. */
@@ -461,7 +473,9 @@ function isShellArgument(arg: string, afterSeparator: boolean): boolean {
   if (arg.length === 0) return false;
   if (/^--?[A-Za-z0-9]/.test(arg)) return true;
   if (arg.includes('/') || arg.includes('\\')) return true;
-  if (/^%[A-Za-z_]+%$/.test(arg)) return true;
+  // `%SYSTEMROOT%\win.ini`: cmd.exe expands the variable and takes `\` literally (the POSIX
+  // reading has already eaten that backslash, leaving `%SYSTEMROOT%win.ini`).
+  if (/^%[A-Za-z_][\w()]{1,30}%/.test(arg)) return true;
   if (/^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?$/.test(arg)) return true;
   if (afterSeparator && /^\d+$/.test(arg)) return true;
   if (/^\d+(?:[*+/%-]\d+)+$/.test(arg)) return true; // set /a 3482*7301, expr 1 + 1
