@@ -45,6 +45,10 @@ describe('path traversal detector', () => {
     // an upload's file name climbing out of the upload folder (browsers send base names only)
     { value: '../1.7z', location: 'file_name' },
     { value: '..\\1.7z', location: 'file_name' },
+    // one level with a Tomcat `;` parameter on the dots (CRS 930110): evasion, whatever follows
+    { value: '..;.\\.;\\.' },
+    { value: '..;jsessionid=1/admin', location: 'header' },
+    { value: '..;/x', location: 'cookie' },
   ]);
   checkBenign(detectPathTraversal, [
     { value: 'C:\\Users\\bob\\Documents\\report.docx' },
@@ -64,6 +68,10 @@ describe('path traversal detector', () => {
     { value: 'a/b/./c' },
     { value: 'mask = 0x2f & flags' },
     { value: '/get/..', location: 'path', below: 2 },
+    // an ellipsis before a semicolon in a sentence that later names a folder
+    { value: 'well ..; see /docs for more', below: 2 },
+    { value: 'Tomcat treats ..;/ as ../ so block it', location: 'body', below: 2 },
+    { value: 'a;b/c..d' },
   ]);
   checkRobust(detectPathTraversal);
 });

@@ -1,8 +1,10 @@
 /**
- * NoSQL (MongoDB) injection. Three shapes:
+ * NoSQL (MongoDB) injection. Four shapes:
  *  - operators as keys: `password[$ne]=` in query, form and cookie names, or `$gt` keys in JSON;
  *  - operators inside a value that is parsed as an object or an expression: `{"$ne": 1}`,
- *    `', $or: [ {}, {'a':'a`, `true, $where: '1 == 1'`;
+ *    `', $or: [ {}, {'a':'a`, `true, $where: '1 == 1'`, or written as a key path (`u_id[$ne]`,
+ *    bracket-operators.ts);
+ *  - a `$where` break-out: a literal closed and joined to `this.field` (where-breakout.ts);
  *  - JavaScript for $where / mapReduce: statements with loops or sleeps, `db.coll.method(`.
  * JSON with `$` keys that Mongo does not read ($schema, $id, $ref, $comment, $type) passes, and so
  * does a price in dollars. Query-builder APIs (Strapi, Directus) use $eq / $in / $contains
@@ -10,13 +12,11 @@
  * $gt… in a name are clear attacks.
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
-import { looksBinary } from '../text-shape.ts';
+import { looksBinary, looksLikeDocument } from '../text-shape.ts';
+import { findBracketOperator } from './bracket-operators.ts';
+import { builderOperators, clearOperators } from './operators.ts';
+import { judgeWhereBreakout } from './where-breakout.ts';
 
-const clearOperators = new Set([
-  '$where', '$function', '$accumulator', '$expr', '$jsonschema', '$regex', '$ne', '$gt', '$gte', '$lt', '$lte',
-  '$nin', '$exists', '$or', '$nor', '$not', '$elemmatch', '$lookup', '$merge', '$out',
-]);
-const builderOperators = new Set(['$eq', '$in', '$and', '$all', '$size', '$mod', '$text', '$options', '$search', '$slice', '$type']);
 const collectionMethods = /^db\.[a-z_][a-z0-9_]*\.(?:find|findone|insert|insertone|insertmany|update|updateone|updatemany|remove|deleteone|deletemany|drop|aggregate|mapreduce|count|save|getcollection)\s*\(/i;
 
 export function detectNosql(value: string, location: InputLocation): DetectorHit | null {
@@ -28,13 +28,19 @@ export function detectNosql(value: string, location: InputLocation): DetectorHit
 }
 
 function detect(value: string, location: InputLocation): DetectorHit | null {
-  if (location === 'file_content' || location === 'xml' || (location === 'raw_body' && looksBinary(value))) return null;
+  if (location === 'file_content' || (location === 'raw_body' && looksBinary(value))) return null;
+  // XML items are attribute values and text: only the query-string key shape (`u_id[$ne]`) is read there.
+  if (location === 'xml') return value.includes('[$') ? bracketOperatorHit(value) : null;
   const isName = location === 'query_name' || location === 'body_name' || location === 'cookie_name';
   if (value.includes('$')) {
-    const found = scanOperators(value, isName);
+    const found = scanOperators(value, isName) ?? (isName || !value.includes('[$') ? null : bracketOperatorHit(value));
     if (found) return found;
   }
   if (isName) return null;
+  if (value.includes('this')) {
+    const severity = judgeWhereBreakout(value, location === 'path');
+    if (severity !== 0) return hit('nosql.where_breakout', value, severity === 2 && postedDocument(value, location) ? 1 : severity);
+  }
   const trimmed = value.trimStart();
   if (trimmed.startsWith('db.') && collectionMethods.test(trimmed)) return hit('nosql.mongo_shell', trimmed, 2);
   if (value.includes(';') || value.includes('{')) return judgeJavaScript(value, location);
@@ -67,6 +73,19 @@ function scanOperators(value: string, isName: boolean): DetectorHit | null {
     at = lower.indexOf('$', end);
   }
   return suspicious;
+}
+
+/** `[$ne]` in a value: an attack unless the value is a written document (a post about Mongo). */
+function bracketOperatorHit(value: string): DetectorHit | null {
+  const found = findBracketOperator(value);
+  if (!found) return null;
+  const severity = found.clear && !looksLikeDocument(value) ? 2 : 1;
+  return hit('nosql.bracket_operator', value.slice(found.start, found.start + 100), severity);
+}
+
+/** A form field holding a written text (several lines, a post): code in it is shown, not run. */
+function postedDocument(value: string, location: InputLocation): boolean {
+  return (location === 'body' || location === 'raw_body') && looksLikeDocument(value);
 }
 
 /**

@@ -28,7 +28,7 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
   const unc = /(?:^|[\s'"=])\/\/[^/\s]+\/[a-z]\$(?:\/|$)/.exec(text);
   if (unc) return hit('traversal.admin_share', unc[0].trim(), 2);
 
-  const levels = countDotSegments(text);
+  const { levels, parameterized } = countDotSegments(text);
   const sensitive = findSensitivePath(text);
   // Prose: a body value with spaces (or '+', form-encoded spaces) is text about paths, not a path.
   const prose = (location === 'body' || location === 'raw_body') && /[\s+]/.test(value.trim());
@@ -41,6 +41,9 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
     if (location === 'path' || location === 'file_name' || encoded) return hit('traversal.dot_segments', evidence, 2);
     if (sensitive) return hit('traversal.dot_segments', evidence, 2);
     if (levels >= 2) return hit('traversal.dot_segments', evidence, prose ? 1 : 2);
+    // `..;/`: Tomcat drops the `;params` of a segment, so the dots still climb while a filter that
+    // looks for "../" sees none. Nobody writes a relative path that way: evasion, like an encoding.
+    if (parameterized && !prose) return hit('traversal.dot_segments', evidence, 2);
     if (!prose && text.startsWith('..')) return hit('traversal.dot_segments', evidence, 1);
   }
   if (sensitive) {
@@ -64,24 +67,31 @@ function mayContainPath(value: string): boolean {
 
 /**
  * Counts segments made only of two or more dots that sit between separators, or at the end after
- * a separator: "../", "/..", "....//", "..;/" (Tomcat ignores ";params" in a segment).
+ * a separator: "../", "/..", "....//", "..;/" (Tomcat ignores ";params" in a segment), and tells
+ * whether one of them carried such a `;` parameter.
  */
-function countDotSegments(text: string): number {
+function countDotSegments(text: string): { levels: number; parameterized: boolean } {
   let count = 0;
+  let parameterized = false;
   let i = text.indexOf('..');
   while (i >= 0) {
     let end = i;
     while (text[end] === '.') end++;
     const startsSegment = i === 0 || /[/\s'"=:;,(]/.test(text[i - 1]!);
     let after = end;
-    if (text[after] === ';') {
+    const withParams = text[after] === ';';
+    if (withParams) {
       while (after < text.length && text[after] !== '/') after++;
     }
     const endsSegment = text[after] === '/' || (after === text.length && i > 0 && text[i - 1] === '/');
-    if (startsSegment && endsSegment) count++;
+    if (startsSegment && endsSegment) {
+      count++;
+      // The parameter is one token (`..;jsessionid=1/`), not a sentence that happens to reach a '/'.
+      if (withParams && !/\s/.test(text.slice(end, after))) parameterized = true;
+    }
     i = text.indexOf('..', end);
   }
-  return count;
+  return { levels: count, parameterized };
 }
 
 function hit(rule: string, evidence: string, severity: 1 | 2): DetectorHit {
