@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommand } from '../src/admin-socket.ts';
 import { reverseName, startDnsServer, type TestDnsServer } from './harness/dns-server.ts';
 import { freePort, request, startEchoServer, waitForPort } from './harness/origin.ts';
+import { stopGatewayProcess } from './harness/gateway-process.ts';
 
 /*
  * The policy's shared state in a real cluster: main.ts as its own process with 2 workers, the
@@ -104,11 +105,7 @@ describe('gateway cluster: shared counts, timed lists, events', () => {
     }
   });
   afterAll(async () => {
-    if (gateway && gateway.exitCode === null) {
-      const exited = new Promise((r) => gateway.once('exit', r));
-      gateway.kill('SIGTERM');
-      await exited;
-    }
+    await stopGatewayProcess(gateway);
     await echo?.close();
     await dns?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });

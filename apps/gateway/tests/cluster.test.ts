@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { adminCommand } from '../src/admin-socket.ts';
 import { freePort, hasNginx, request, startEchoServer, startNginxOrigin, waitForPort, type NginxOrigin } from './harness/origin.ts';
+import { stopGatewayProcess } from './harness/gateway-process.ts';
 
 /*
  * The gateway as it runs in production: `main.ts` as its own process, a node:cluster primary with
@@ -62,11 +63,7 @@ describe.skipIf(!hasNginx)('gateway process: workers, reloads, events, memory', 
     for (let i = 0; i < 100 && !stdoutLines.some((l) => l.startsWith('{"ready"')); i++) await new Promise((r) => setTimeout(r, 50));
   });
   afterAll(async () => {
-    if (gateway && gateway.exitCode === null) {
-      const exited = new Promise((r) => gateway.once('exit', r));
-      gateway.kill('SIGTERM');
-      await exited;
-    }
+    await stopGatewayProcess(gateway);
     await origin?.stop();
     await echo?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommand } from '../src/admin-socket.ts';
 import { freePort, startEchoServer, waitForPort } from './harness/origin.ts';
+import { stopGatewayProcess, waitForAdminSocket } from './harness/gateway-process.ts';
 
 /*
  * A connection accepted by the primary at the moment a reload retires an idle worker must still be
@@ -47,13 +48,10 @@ describe('reloading while connections arrive', () => {
     gateway = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', main, '--config', configPath, '--admin-socket', adminPath, '--drain-grace-ms', '5000', '--inspector', testInspector], { stdio: ['ignore', 'ignore', 'pipe'] });
     gateway.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     await waitForPort(port, 20_000);
+    await waitForAdminSocket(adminPath);
   });
   afterAll(async () => {
-    if (gateway && gateway.exitCode === null) {
-      const exited = new Promise((r) => gateway.once('exit', r));
-      gateway.kill('SIGTERM');
-      await exited;
-    }
+    await stopGatewayProcess(gateway);
     await echo?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommand } from '../src/admin-socket.ts';
 import { freePort, request, startEchoServer, waitForPort } from './harness/origin.ts';
+import { stopGatewayProcess, waitForAdminSocket } from './harness/gateway-process.ts';
 
 /*
  * The workers that parse traffic run unprivileged even when the primary is root (it binds the low
@@ -39,14 +40,10 @@ describe.skipIf(process.getuid?.() !== 0)('gateway workers as an unprivileged us
     });
     await waitForPort(port, 20_000);
     // The admin socket opens after the first generation is running, a moment after its port answers.
-    for (let i = 0; i < 200 && !existsSync(adminPath); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitForAdminSocket(adminPath);
   });
   afterAll(async () => {
-    if (gateway && gateway.exitCode === null) {
-      const exited = new Promise((r) => gateway.once('exit', r));
-      gateway.kill('SIGTERM');
-      await exited;
-    }
+    await stopGatewayProcess(gateway);
     await echo?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
