@@ -37,6 +37,7 @@ describe('server-side JavaScript injection detector', () => {
     { value: '{"reason":{"0":"$7:Module:prototype","toString":"$b:pop"},"value":"{\\"then\\":\\"$b:map\\"}"}', rule: 'node.flight_reference' },
     // a letter escaped inside an identifier hides the word: what it reaches counts in full
     { value: 'c\\u006fnsole.info(1)', rule: 'node.process_reach' },
+    { value: 'process.\\u006dainModule' },
     { value: 'pr\\u{6f}cess.env' },
     // prototype pollution in names, keys and query-string paths
     { value: '__proto__[isAdmin]', location: 'query_name', rule: 'node.prototype_pollution' },
@@ -66,6 +67,8 @@ describe('server-side JavaScript injection detector', () => {
     { value: 'process.env in node' },
     // JSON escapes what is not ASCII, never a letter; escapes there are no evasion
     { value: '{"name":"Jos\\u00e9","note":"caf\\u00e9"}' },
+    // an escaped letter inside a string the chain does not need: the chain reads the same as written
+    { value: 'console.log("\\u0048ello")', below: 2 },
     { value: '{"city":"M\\u00fcnchen","text":"process.env explained"}', below: 2 },
     // a Flight-looking string that walks no prototype
     { value: '{"ref":"$7:Module:default"}' },

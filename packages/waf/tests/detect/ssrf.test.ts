@@ -52,7 +52,18 @@ describe('SSRF detector', () => {
     // PHP's ssh2 stream wrappers
     { value: 'ssh2.sftp://user:password@example.com:22/path/to/filename', rule: 'ssrf.php_ssh2_wrapper' },
     { value: 'ssh2.tunnel://user:password@example.com:22/10.0.0.1:25' },
+    // an internal IP right after the scheme's colon, without `//` (URL parsers complete it)
+    { value: 'http:127.0.0.1', rule: 'ssrf.slashless_url' },
+    { value: 'gopher:10.0.0.5:6379/_INFO' },
+    { value: 'see http:192.168.1.1/admin' },
   ]);
+  it('keeps slashless URLs to names and public addresses, and a one-slash typo, as judged before', () => {
+    // `http:8080` is a port typed after the scheme (0.0.31.144 as an address), not an internal host
+    expect(detectSsrf('listen on http:8080', 'query')?.severity ?? 0).toBeLessThan(2);
+    expect(detectSsrf('http:localhost', 'query')?.severity).toBe(1);
+    expect(detectSsrf('http:/192.168.1.10:8080', 'query')?.severity).toBe(1);
+    expect(detectSsrf('http:93.184.216.34', 'query')).toBeNull();
+  });
   it('keeps development callbacks below the loose threshold', () => {
     expect(detectSsrf('http://localhost:3000/auth/callback', 'query')?.severity).toBe(1);
     expect(detectSsrf('http://192.168.1.20/status', 'query')?.severity).toBe(1);

@@ -45,10 +45,14 @@ export function judgeMemberChains(value: string): DetectorHit | null {
     // `c\u006fnsole.info(1)`: JSON and JS encoders escape what is not ASCII, never a plain letter;
     // one escaped inside an identifier is there to hide the word from filters, so what the
     // unescaped chain reaches is a clear attack.
+    // When the chain reads the same without unescaping (`console.log("\u0048ello")`, a post showing
+    // escapes inside a string), the escape hid nothing and the chain is judged as written.
     const unescaped = value.replace(letterEscape, (e) => String.fromCharCode(parseInt(e.replace(/[^0-9a-f]/gi, '').slice(-4), 16)));
     if (unescaped !== value) {
       const found = judgeChains(unescaped);
-      if (found) return { ...found, severity: 2 };
+      const raw = judgeChains(value);
+      if (found && raw === null) return { ...found, severity: 2 };
+      return found && raw && found.severity > raw.severity ? found : raw;
     }
   }
   return judgeChains(value);

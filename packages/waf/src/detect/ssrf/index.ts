@@ -12,6 +12,10 @@
  *  - container and cluster-internal names (`host.docker.internal`, `*.svc.cluster.local`): clear
  *    attack. They resolve only inside the infrastructure, so no page, redirect or callback a
  *    browser follows names them; only a server can be sent there.
+ *  - a loopback or private IP right after the scheme's colon with no `//` (`http:127.0.0.1`): clear
+ *    attack (parsers complete the slashes; no link is written so). Left out: the same form with a
+ *    public address (`http:123456789`, CRS 934120-50, while `http:0xABCDEF` is a must-pass test) and
+ *    IPv6 literals outside the allocated blocks (`[a::b]`): odd spellings that reach nothing internal.
  * No AttackKind for SSRF exists; it is reported as file inclusion (a server made to fetch a URL).
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
@@ -127,7 +131,14 @@ function judgeUrl(value: string, start: number, afterColon: number): DetectorHit
     const close = host.indexOf(']');
     if (close > 0) host = host.slice(0, close + 1);
   }
-  return judgeHost(host, value, start);
+  const found = judgeHost(host, value, start);
+  // `http:127.0.0.1`: special schemes need no `//` (the WHATWG URL parser and curl complete it), so
+  // an internal IP right after the colon is a URL written to slip past filters that look for `://`;
+  // no link is written so. A name (`http:localhost`) or a public address stays as judged.
+  if (slashes === 0 && found?.rule === 'ssrf.internal_host' && found.severity === 1 && parseIp(host.toLowerCase()) !== null) {
+    return hit('ssrf.slashless_url', value, start, 2);
+  }
+  return found;
 }
 
 function judgeHost(raw: string, value: string, start: number): DetectorHit | null {

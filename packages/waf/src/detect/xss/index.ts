@@ -2,9 +2,9 @@ import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { decodeHtmlEntities } from '../../decode/html-entities.ts';
 import { decodeUtf7 } from '../../decode/utf7.ts';
 import { codeSpans, countWords, looksLikeDocument } from '../text-shape.ts';
-import { readAttributes } from './html.ts';
-import { foldedToAscii, referenceSpelledScheme, spelledElement } from './obfuscation.ts';
-import { findScript, stringBreakout, tokenizeJs, type JsFinding } from './js.ts';
+import { readAttributes, startTags } from './html.ts';
+import { activeElements, foldedToAscii, jsEscapedMarkup, referenceSpelledScheme, spelledElement } from './obfuscation.ts';
+import { findEscapedIdentifier, findScript, stringBreakout, tokenizeJs, type JsFinding } from './js.ts';
 import { isEventName, isScriptCssValue, isScriptUrl, judgeAttribute, judgeHtml, type XssFinding } from './rules.ts';
 
 /**
@@ -22,7 +22,13 @@ import { isEventName, isScriptCssValue, isScriptUrl, judgeAttribute, judgeHtml, 
  * `import { a } from "…"` and DOM statements such as `document.querySelector(…).textContent = …`
  * (code people post whole, in JSON bodies too); IE-filter signatures that are no valid script
  * (`'  infoo.bar=`); `data:,<x>` (a data URL without a type is text/plain); `xsi:schemaLocation`
- * (the XXE reader's, suspicious only: Maven and SOAP documents carry it).
+ * (the XXE reader's, suspicious only: Maven and SOAP documents carry it); `atob()`/`btoa()` as the
+ * whole value (suspicious only: the empty call throws, and documentation searches look the same);
+ * `< x: script` (a `<` and a blank open no tag, and `if a < b: input()` is Python); the literal text
+ * `\xbcscript\xbe` (the escapes written out, not the high-bit bytes a US-ASCII page misreads; the
+ * `\xd0\xbc…` forms decode to Cyrillic, and near-identical ones are CRS must-pass tests); a style
+ * sheet `@im\port'\ja<VT>asc\ript:` whose scheme is broken (a vertical tab where `\v` was meant spells
+ * no `javascript:`).
  */
 const maxQuotePositions = 16;
 
@@ -85,8 +91,9 @@ function handlerProbe(value: string): XssFinding | null {
   // formaction= sends the page's form (its tokens, its typed password) wherever the attacker says.
   if (!isEventName(name) && !name.startsWith('onwebkit') && name !== 'formaction') return null;
   const before = value.slice(0, value.length - tail.length + m.index + 1);
-  // A quote or a tag opening before it: inside markup, not "set onload= in the config".
-  return /["'`]|<[a-z"]/i.test(before) ? { rule: 'xss.event_handler', severity: 2, at: value.length - tail.length + m.index } : null;
+  // A quote or a tag opening before it: inside markup, not "set onload= in the config". Blanks and
+  // nothing else before it (`  onload= `) end an unquoted attribute value the same way.
+  return /["'`]|<[a-z"]/i.test(before) || (before.length > 0 && before.trim() === '') ? { rule: 'xss.event_handler', severity: 2, at: value.length - tail.length + m.index } : null;
 }
 
 const nameLocations = new Set<InputLocation>(['query_name', 'body_name', 'cookie_name']);
@@ -140,6 +147,24 @@ function referencedMarkup(value: string, location: InputLocation): XssFinding | 
 }
 
 /**
+ * A start tag of an element that runs, loads, submits or restyles (`<script>`, `<style>`,
+ * `<iframe>`, `<svg>` …) in a header or a cookie. Browsers send neither with a raw `<` (a URL's
+ * query percent-encodes it, a User-Agent is a product token list) and applications keep no markup
+ * in cookies: such a tag, even bare, is planted for the log viewer or analytics page that shows the
+ * header. Only a name ended by a blank, `>` or the end of the value counts (`<img/logo.png>` is a
+ * path in angle brackets), and the Link header, whose URLs are written in angle brackets, is skipped.
+ */
+function headerMarkup(value: string, location: InputLocation, name: string | undefined): XssFinding | null {
+  if ((location !== 'header' && location !== 'cookie') || value.indexOf('<') < 0) return null;
+  if (location === 'header' && (name ?? '').toLowerCase() === 'link') return null;
+  for (const tag of startTags(value, 32)) {
+    const after = value[tag.start + 1 + tag.name.length];
+    if (activeElements.has(tag.name) && (after === undefined || after === '>' || /\s/.test(after))) return { rule: 'xss.header_markup', severity: 2, at: tag.start };
+  }
+  return null;
+}
+
+/**
  * Markup spelled in UTF-7 (`+ADw-script+AD4-` is `<script>`): it exists only for a page the
  * browser can be talked into reading as UTF-7, past filters that look for `<`. No one writes a tag
  * that way by accident, so a tag that reads as suspicious once decoded is an attack.
@@ -177,7 +202,9 @@ function scriptContext(value: string): XssFinding | null {
     const tokens = tokenizeJs(quote + body);
     const first = tokens[0];
     if (!first || first.type !== 'string' || !first.closed) continue;
-    const f = stringBreakout(tokens);
+    // `"in \u0076alueOf=`: after the quote, a name spelled in escapes and assigned or called is
+    // code whatever stands between (IE's filter let `in` through).
+    const f = stringBreakout(tokens) ?? findEscapedIdentifier(tokens, 1);
     if (f) return jsFindingToXss(f, tokens, 1 + (value.length - body.length), true);
   }
   // Inside a template literal, `${…}` runs code.
@@ -197,10 +224,24 @@ function scriptContext(value: string): XssFinding | null {
   }
   const tokens = tokenizeJs(value);
   const f = findScript(tokens, 0, value);
-  if (!f) return null;
+  if (!f) return emptyCodecCall(tokens);
   // The whole value is the call (`alert()`, `setInterval(code, 1)`): a probe, not a sentence.
   if (f.shape === 'plain' && f.at === 0 && value.trim().length <= 80) return { rule: 'xss.js_call', severity: 2, at: 0 };
   return jsFindingToXss(f, tokens, 0, false);
+}
+
+/** Functions that compile or decode code; alone and empty-called they are a probe's first step. */
+const codecFunctions = new Set(['atob', 'btoa', 'eval', 'Function', 'setTimeout', 'setInterval', 'fromCharCode']);
+
+/**
+ * `atob()`, `btoa()`: the whole value an empty call of a function that decodes or compiles code —
+ * a scanner checking whether the name survives the filter. Suspicious only: with no argument the
+ * call throws, and a developer searching documentation types the same thing.
+ */
+function emptyCodecCall(tokens: ReturnType<typeof tokenizeJs>): XssFinding | null {
+  const [name, open, close, end] = tokens;
+  if (name?.type !== 'name' || !codecFunctions.has(name.text) || open?.text !== '(' || close?.text !== ')') return null;
+  return tokens.length === 3 || (tokens.length === 4 && end?.text === ';') ? { rule: 'xss.js_call', severity: 1, at: 0 } : null;
 }
 
 /**
@@ -218,7 +259,7 @@ function withoutShortTags(value: string): string | null {
  * tokenizers): event handlers and style need `on`/`style`, script needs a sink, a receiver or a
  * script URL. Headers like `Accept: text/html;q=0.9` skip both readings.
  */
-const scriptWords = ['alert', 'prompt', 'confirm', 'eval', 'function', 'settimeout', 'setinterval', 'execscript', 'fetch', 'atob', 'import', 'write', 'fromcharcode', 'sendbeacon', 'open', 'print', 'constructor', 'xmlhttprequest', 'websocket', 'postmessage', 'insertadjacenthtml', 'createelement', 'appendchild', 'assign', 'replace', 'image', 'require', 'document', 'window', 'top', 'self', 'parent', 'frames', 'globalthis', 'location', 'script:', 'url(', 'binding', 'behavior', '${', 'data:', 'showmodaldialog', 'setimmediate', 'this', '.call`', '.apply`'];
+const scriptWords = ['alert', 'prompt', 'confirm', 'eval', 'function', 'settimeout', 'setinterval', 'execscript', 'fetch', 'atob', 'import', 'write', 'fromcharcode', 'sendbeacon', 'open', 'print', 'constructor', 'xmlhttprequest', 'websocket', 'postmessage', 'insertadjacenthtml', 'createelement', 'appendchild', 'assign', 'replace', 'image', 'require', 'document', 'window', 'top', 'self', 'parent', 'frames', 'globalthis', 'location', 'script:', 'url(', 'binding', 'behavior', '${', 'data:', 'showmodaldialog', 'setimmediate', 'this', '.call`', '.apply`', '\\u', 'btoa'];
 
 function checksFor(value: string, inDocument: boolean): ((v: string) => XssFinding | null)[] {
   const lower = value.toLowerCase();
@@ -291,7 +332,7 @@ function readXss(text: string, inDocument: boolean): XssFinding | null {
  * would run the quoted element; a raw tag outside backticks, or code with no prose around it, or
  * HTML `<code>`/`<pre>` (which do not escape) are still judged as in any value.
  */
-export function detectXssAt(value: string, location: InputLocation): DetectorHit | null {
+export function detectXssAt(value: string, location: InputLocation, name?: string): DetectorHit | null {
   if (value.length < 3) return null;
   // `ja&tab;vascript:`: the scheme exists only once the browser decodes the references.
   const spelled = value.indexOf('&') >= 0 ? referenceSpelledScheme(value) : null;
@@ -304,12 +345,20 @@ export function detectXssAt(value: string, location: InputLocation): DetectorHit
     const found = readXss(folded, false);
     if (found?.severity === 2) return toHit({ ...found, rule: found.rule + '_folded' }, value);
   }
-  if (cannotBeXss(value)) return null;
+  // `\x3cscript\x3e…`: the escaped spelling needs none of the characters cannotBeXss looks for.
+  const escapesMarkup = value.indexOf('\\') >= 0 && jsEscapedMarkup(value) !== null;
+  if (!escapesMarkup && cannotBeXss(value)) return null;
   const inDocument = (location === 'body' || location === 'raw_body') && looksLikeDocument(value);
   const masked = inDocument ? withoutMarkdownCode(value) : null;
   // With Markdown code masked, what only the code held is gone: the document shows it.
-  const found = readXss(masked ?? value, inDocument);
+  const escaped = escapesMarkup ? jsEscapedMarkup(masked ?? value) : null;
+  const decoded = escaped === null ? null : readXss(escaped, inDocument);
+  if (decoded?.severity === 2) return toHit({ ...decoded, rule: decoded.rule + '_js_escaped' }, value);
+  const found = readXss(masked ?? value, inDocument) ?? (decoded && { ...decoded, rule: decoded.rule + '_js_escaped' });
   if (found && location === 'path' && found.rule.startsWith('xss.js_') && !completesCode(value)) return null;
+  if (found?.severity === 2) return toHit(found, value);
+  const planted = headerMarkup(value, location, name);
+  if (planted) return toHit(planted, value);
   return found ? toHit(found, value) : null;
 }
 
@@ -326,4 +375,4 @@ function toHit(f: XssFinding, value: string): DetectorHit {
   return { kind: 'xss', rule: f.rule, severity: f.severity, evidence: value.slice(f.at, f.at + 120) };
 }
 
-export const detectXss: Detector = (value: string, location: InputLocation) => detectXssAt(value, location);
+export const detectXss: Detector = (value: string, location: InputLocation, name?: string) => detectXssAt(value, location, name);

@@ -12,6 +12,51 @@ export interface JsToken {
   closed?: boolean;
   /** For strings: the quote character (a backtick makes it a template literal). */
   quote?: string;
+  /** For names: a letter, digit, `_` or `$` of it was written as a `\u` escape (`\u0061lert`). */
+  escapedAscii?: boolean;
+}
+
+/**
+ * `\u0061`, `\u{61}` at `i`: JavaScript reads the escape inside an identifier as the character
+ * itself. Returns the character and the escape's length, or null.
+ */
+function identifierEscape(text: string, i: number): { char: string; length: number } | null {
+  if (text[i] !== '\\' || text[i + 1] !== 'u') return null;
+  const m = /^\\u(?:([0-9a-fA-F]{4})|\{([0-9a-fA-F]{1,6})\})/.exec(text.slice(i, i + 10));
+  if (!m) return null;
+  const code = parseInt(m[1] ?? m[2]!, 16);
+  if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return null;
+  return { char: String.fromCodePoint(code), length: m[0].length };
+}
+
+function isIdentifierCode(d: number): boolean {
+  return (d >= 48 && d <= 57) || (d >= 65 && d <= 90) || (d >= 97 && d <= 122) || d === 95 || d === 36 || d >= 128;
+}
+
+/**
+ * An identifier from `i` with its `\u` escapes decoded. `escapedAscii`: an escape stood for a
+ * plain ASCII character — no encoder writes one (JSON and JS escape only what is not ASCII), so
+ * the spelling exists to hide the word from filters.
+ */
+function readIdentifier(text: string, i: number): { name: string; end: number; escapedAscii: boolean } {
+  let name = '';
+  let escapedAscii = false;
+  let j = i;
+  while (j < text.length && name.length < 256) {
+    const escape = identifierEscape(text, j);
+    if (escape) {
+      const d = escape.char.codePointAt(0)!;
+      if (!isIdentifierCode(d)) break;
+      if (d < 128) escapedAscii = true;
+      name += escape.char;
+      j += escape.length;
+      continue;
+    }
+    if (!isIdentifierCode(text.charCodeAt(j))) break;
+    name += text[j];
+    j++;
+  }
+  return { name, end: j, escapedAscii };
 }
 
 export function tokenizeJs(text: string, maxTokens = 2048): JsToken[] {
@@ -52,15 +97,12 @@ export function tokenizeJs(text: string, maxTokens = 2048): JsToken[] {
       i = j;
       continue;
     }
-    if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || c === '_' || c === '$' || code >= 128) {
-      let j = i + 1;
-      while (j < text.length) {
-        const d = text.charCodeAt(j);
-        if ((d >= 48 && d <= 57) || (d >= 65 && d <= 90) || (d >= 97 && d <= 122) || d === 95 || d === 36 || d >= 128) j++;
-        else break;
-      }
-      tokens.push({ type: 'name', text: text.slice(i, j), start });
-      i = j;
+    const escapedStart = c === '\\' ? identifierEscape(text, i) : null;
+    const escapedStartCode = escapedStart ? escapedStart.char.codePointAt(0)! : -1;
+    if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || c === '_' || c === '$' || code >= 128 || (escapedStartCode >= 0 && isIdentifierCode(escapedStartCode) && !(escapedStartCode >= 48 && escapedStartCode <= 57))) {
+      const { name, end, escapedAscii } = readIdentifier(text, i);
+      tokens.push(escapedAscii ? { type: 'name', text: name, start, escapedAscii } : { type: 'name', text: name, start });
+      i = end;
       continue;
     }
     if (code >= 48 && code <= 57) {
@@ -94,6 +136,9 @@ const strongSinks = new Set(['alert', 'prompt', 'confirm', 'eval', 'Function', '
 const receivers = new Set(['document', 'window', 'location', 'self', 'top', 'parent', 'frames', 'globalThis', 'navigator', 'String', 'this', 'opener', 'content']);
 const sensitiveProperties = new Set(['cookie', 'domain', 'location', 'innerHTML', 'outerHTML', 'href', 'localStorage', 'sessionStorage', 'name', 'onerror', 'src']);
 
+/** Methods that call the function they are handed as the first argument. */
+const invokers = new Set(['apply', 'call', 'bind', 'construct']);
+
 export interface JsFinding {
   /** Token index of the call or access. */
   at: number;
@@ -110,6 +155,7 @@ function isPunct(t: JsToken | undefined, text: string): boolean {
 export function findScript(tokens: readonly JsToken[], from = 0, text?: string): JsFinding | null {
   for (let k = from; k < tokens.length; k++) {
     const t = tokens[k]!;
+    if (escapedIdentifierUse(tokens, k)) return { at: k, shape: 'obfuscated', name: t.text };
     if (t.text === 'Function' && t.type === 'name' && tokens[k - 1]?.text === 'new' && isPunct(tokens[k + 1], '(')) {
       // new Function(…): code compiled from a string, the constructor eval hides behind.
       return { at: k, shape: 'obfuscated', name: 'new Function' };
@@ -137,6 +183,11 @@ export function findScript(tokens: readonly JsToken[], from = 0, text?: string):
       }
       // Passed as a callback: `[1].some(confirm)`, `onerror=alert`, `{window.onerror=eval}`.
       if (strongSinks.has(t.text) && (isPunct(prev, '(') || isPunct(prev, '=') || isPunct(prev, ',')) && (isPunct(after, ')') || isPunct(after, '}') || isPunct(after, ';') || after === undefined)) {
+        return { at: k, shape: 'obfuscated', name: t.text };
+      }
+      // Handed to a function that calls it: `Reflect.apply(alert, null, [1])`,
+      // `Function.prototype.call.call(alert, 0, 1)` — the sink runs without its name before `(`.
+      if (strongSinks.has(t.text) && isPunct(prev, '(') && isPunct(after, ',') && invokers.has(tokens[k - 2]?.text ?? '') && isPunct(tokens[k - 3], '.')) {
         return { at: k, shape: 'obfuscated', name: t.text };
       }
     } else if (t.type === 'name' && receivers.has(t.text) && isPunct(tokens[afterReceiver(tokens, k)], '[') && computedCall(tokens, afterReceiver(tokens, k))) {
@@ -198,6 +249,24 @@ function nounFollows(tokens: readonly JsToken[], close: number, text: string): b
   const next = tokens[close + 1];
   if (!next || next.type !== 'name' || infixKeywords.has(next.text)) return false;
   return !text.slice(tokens[close]!.start, next.start).includes('\n');
+}
+
+/**
+ * A name spelled with escapes of plain ASCII letters (`\u0061lert(1)`, `\u0076alueOf=`) that is
+ * called, assigned or tagged: code hiding its words from filters. A `\u0041` inside a string
+ * (a post showing escapes) is part of the string token, not a name.
+ */
+function escapedIdentifierUse(tokens: readonly JsToken[], k: number): boolean {
+  const t = tokens[k]!;
+  if (t.type !== 'name' || !t.escapedAscii) return false;
+  const next = tokens[k + 1];
+  return isPunct(next, '(') || isPunct(next, '=') || (next?.type === 'string' && next.quote === '`');
+}
+
+/** The first escaped name used as code (see escapedIdentifierUse), for readings after a closed quote. */
+export function findEscapedIdentifier(tokens: readonly JsToken[], from = 0): JsFinding | null {
+  for (let k = from; k < tokens.length; k++) if (escapedIdentifierUse(tokens, k)) return { at: k, shape: 'obfuscated', name: tokens[k]!.text };
+  return null;
 }
 
 /** After a receiver at `k`: the index past `)` when it is wrapped as `(document)`, else `k + 1`. */

@@ -94,7 +94,7 @@ function utf8Reading(value: string): string {
 }
 
 /** Elements worth spelling letter by letter: they run script, load, submit or take over the page. */
-const spelledElements = new Set([
+export const activeElements: ReadonlySet<string> = new Set([
   'script', 'style', 'svg', 'math', 'form', 'dialog', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base',
   'link', 'meta', 'marquee', 'isindex', 'img', 'image', 'body', 'input', 'button', 'video', 'audio', 'details', 'param',
 ]);
@@ -108,7 +108,22 @@ const spelledElements = new Set([
 export function spelledElement(value: string): XssFinding | null {
   const spelled = /<[\s/]*((?:[a-z][ \t\r\n\f]{1,3}){2,11}[a-z])(?![a-z])/gi;
   for (let m = spelled.exec(value); m; m = spelled.exec(value)) {
-    if (spelledElements.has(m[1]!.replace(/\s+/g, '').toLowerCase())) return { rule: 'xss.spelled_element', severity: 2, at: m.index };
+    if (activeElements.has(m[1]!.replace(/\s+/g, '').toLowerCase())) return { rule: 'xss.spelled_element', severity: 2, at: m.index };
   }
   return null;
+}
+
+/**
+ * The value with JavaScript string escapes decoded (`\x3c`, `\u003c`, `\u{3c}`), when it spells a
+ * `<` that way; null otherwise (the common case). Reflected into a script string that the page
+ * then writes as HTML (innerHTML, document.write), `\x3cimg src=x onerror=…\x3e` is markup again,
+ * past a filter that looked for `<`. JSON encoders write `<` as `\u003c` too: the decoded text is
+ * judged as the raw text would be, so rich text escaped that way passes as rich text does.
+ */
+export function jsEscapedMarkup(value: string): string | null {
+  if (!/\\(?:x3c|u003c|u\{0*3c\})/i.test(value)) return null;
+  return value.replace(/\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]{1,6})\})/g, (escape, x?: string, u?: string, braced?: string) => {
+    const code = parseInt(x ?? u ?? braced!, 16);
+    return code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : escape;
+  });
 }

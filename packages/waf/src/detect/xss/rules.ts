@@ -185,6 +185,22 @@ function isEditorEmbed(name: string, tag: HtmlTag): boolean {
   return src !== undefined && /^https:\/\/[^\s/]/i.test(src.trim()) && !tag.attributes.some((a) => a.name === 'srcdoc');
 }
 
+/**
+ * `<link>` pulling a style sheet (or an HTML import) into the page: from a single value (not a
+ * document: a theme's font link in a post stays suspicious) it restyles the page for phishing or
+ * leaks its content through selectors, as `<style>@import` does. An `href` still open at the end of
+ * the value (`<link / x href /=`) is the same load left for the page's next characters to finish,
+ * as with `<base href`.
+ */
+function judgeLink(tag: HtmlTag, text: string, inDocument: boolean): XssFinding | null {
+  const href = attributeValue(tag, 'href');
+  if (href === undefined) return null;
+  if (text[tag.end - 1] !== '>' && href.trim() === '') return { rule: 'xss.embedding_tag', severity: 2, at: tag.start };
+  const rel = (attributeValue(tag, 'rel') ?? '').toLowerCase().split(/\s+/);
+  if (!inDocument && href.trim() !== '' && (rel.includes('stylesheet') || rel.includes('import'))) return { rule: 'xss.css_import', severity: 2, at: tag.start };
+  return null;
+}
+
 function judgeTag(tag: HtmlTag, text: string, depth: number, inDocument: boolean): XssFinding | null {
   let worst: XssFinding | null = null;
   const name = localName(tag.name);
@@ -213,6 +229,10 @@ function judgeTag(tag: HtmlTag, text: string, depth: number, inDocument: boolean
   // takeover left for the page's next characters to finish.
   if ((name === 'meta' && (attributeValue(tag, 'http-equiv') ?? '').toLowerCase() === 'refresh') || (name === 'base' && (attributeValue(tag, 'href') || (attributeValue(tag, 'href') !== undefined && text[tag.end - 1] !== '>')))) {
     return { rule: 'xss.redirect_tag', severity: 2, at: tag.start };
+  }
+  if (name === 'link') {
+    const found = judgeLink(tag, text, inDocument);
+    if (found) return found;
   }
   for (const attribute of tag.attributes) {
     const verdict = judgeAttribute(attribute, true);
