@@ -157,6 +157,48 @@ describe('SQL injection detector', () => {
     expect(detectSqliValue(`''`)).toBeNull();
   });
 
+  // Strict-only shapes (strict-shapes.ts): severity 1 means strict mode blocks them and loose mode
+  // lets them through; each is paired with the near-miss a search box, a form or a post sends.
+  it.each([
+    ["'x'!='y", 'sqli.boolean'],
+    ["'1001'='10", 'sqli.boolean'],
+    ['b,1=1', 'sqli.boolean'],
+    ["' ', 10", 'sqli.union_select'],
+    ["'', '', '', 13", 'sqli.union_select'],
+    ["', 2, 1", 'sqli.union_select'],
+    ['or 88', 'sqli.boolean'],
+    ["and '5'orig_var_datavarname", 'sqli.boolean'],
+    ['ORder by', 'sqli.clause_breakout'],
+    ['`>65', 'sqli.boolean'],
+    ['`>6fbdec2', 'sqli.boolean'],
+    ['SET @OLD_SQL_NOTES', 'sqli.stacked_query'],
+    ['>SET @OLD_SQL_NOTES', 'sqli.stacked_query'],
+    ['&&(l=!0)', 'sqli.boolean'],
+    ['||(c=!1)', 'sqli.boolean'],
+    ['&&(b=0)', 'sqli.boolean'],
+    ['/3 or ', 'sqli.boolean'],
+    ['/Cm7 AND ', 'sqli.boolean'],
+    ['/3 and(', 'sqli.boolean'],
+    ["hash = 'abc', 0x1a", 'sqli.fragment'],
+    ["product = 'item', (5)", 'sqli.fragment'],
+    ['2 union all', 'sqli.union_select'],
+    ["'msdasql'", 'sqli.catalog'],
+    ['Northwind', 'sqli.catalog'],
+    ["'or(glob 1)--", 'sqli.boolean'],
+  ])('keeps %s suspicious only: strict blocks it, loose passes it', (value, rule) => {
+    expect(detectSqliValue(value)).toEqual(expect.objectContaining({ rule, severity: 1 }));
+    expect(detect(value)?.severity).toBe(1);
+  });
+
+  it.each([
+    "'x'='y'", "'hello world'='y", "'a', 10", "'a','b'", "' '", 'or', 'and/or', 'or 2 more', 'and 5 more', 'Order by', 'ORDER BY', 'order by',
+    '`code` > 5', 'set @bob as admin', '&&(a || b)', '&&(foo)', '&&(d!==', '||(e===', '&&(x=y)', '/docs/api or', 'cats or ', "name = 'Bob', 42", "x = 'a', (b)",
+    'Northwind traders sample', 'credit union all', '2 union station', "' or (maybe 1)--", 'price >= 10, size = 2', 'a=1,b=2',
+    'Hello @team, order by friday', '{"sort":"name","order":"asc"}',
+  ])('passes the near-miss %s in strict mode too', (value) => {
+    expect(detect(value)).toBeNull();
+  });
+
   it('finds the payload after long padding', () => {
     expect(detectSqliValue('A'.repeat(100_000) + "' UNION SELECT username FROM users")).toMatchObject({ severity: 2 });
   });

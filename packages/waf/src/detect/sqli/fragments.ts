@@ -1,4 +1,5 @@
 import { dangerousFunctions, type SqlReader } from './grammar.ts';
+import { strictFragment } from './strict-shapes.ts';
 
 /**
  * SQL fragments a value carries without leaving a literal first: the piece of a query an attacker
@@ -533,5 +534,5 @@ function jsonPathComparison(r: SqlReader): FragmentFinding | null {
 
 /** The first fragment shape in the bare reading of a value. */
 export function sqlFragment(r: SqlReader): FragmentFinding | null {
-  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? cutComparison(r) ?? leadingListItem(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? jsonPathComparison(r) ?? backtickBreakout(r) ?? functionProbe(r);
+  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? cutComparison(r) ?? leadingListItem(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? jsonPathComparison(r) ?? backtickBreakout(r) ?? functionProbe(r) ?? strictFragment(r);
 }

@@ -54,6 +54,10 @@ function worthTokenizing(value: string): boolean {
   // `HAVING 1=1`, `AND 2771=1709)`, `|| x == 1` opening the value (prose has these words elsewhere).
   const head = lower.trimStart();
   if (value.includes('::')) return true;
+  // Strict-only shapes (strict-shapes.ts) without the marks above: `b,1=1` (a list's next item a
+  // tautology), `ORder by`, `SET @var`, `/3 or ` (a path segment, then a dangling condition).
+  if ((value.includes(',') && value.includes('=')) || (first === '/' && /\s(?:and|x?or)\b/i.test(value))) return true;
+  if (/^(?:order|group)\s+by\s*$/.test(head) || /^[>/]?\s*set\s+@/.test(head)) return true;
   return head.startsWith('having ') || head.startsWith('from ') || head.startsWith('case when ') || /^(?:and|x?or)\s/.test(head) || head.startsWith('&&') || head.startsWith('||');
 }
 
@@ -87,6 +91,9 @@ function unionSelect(r: SqlReader, i: number, stream: TokenStream, afterBreakout
     const sql = afterBreakout || sel.call || sel.subquery || literalRow || inside.some((t) => t.type === 'keyword' && t.text === 'from');
     return sql ? { rule: 'sqli.union_select', severity: 2, at: i } : null;
   }
+  // `2 union all`: after the number the value broke out of, UNION ALL cut before its SELECT.
+  // "Credit union all" has no number before it, but a list could end so: suspicious only.
+  if (afterBreakout && s > i + 1 && r.at(s) === undefined && r.is(i - 1, 'number')) return { rule: 'sqli.union_select', severity: 1, at: i };
   if (!r.isKeyword(s, 'select')) return null;
   const sel = r.select(s);
   if (sel && (r.isTerminator(sel.end) || r.is(sel.end, 'rparen') || r.is(sel.end, 'string'))) return { rule: 'sqli.union_select', severity: 2, at: i };
@@ -545,9 +552,10 @@ function shownAsCode(f: Finding, reading: Reading, doc: DocumentContext): boolea
 /**
  * A system catalog named alone (`INFORMATION_SCHEMA`, `pg_catalog`, `msdb`): what a scanner probes
  * with, and what a DBA might type in a search — suspicious. Dotted into one of its tables
- * (`information_schema.tables`, `mysql.user`) it is the read itself.
+ * (`information_schema.tables`, `mysql.user`) it is the read itself. (`Northwind`, Microsoft's sample
+ * database, is what scanners name to see whether a demo install answers.)
  */
-const probedCatalogs = new Set(['information_schema', 'pg_catalog', 'sysobjects', 'syscolumns', 'sysdatabases', 'msysaccessobjects', 'msysobjects', 'sqlite_master', 'sqlite_schema', 'pg_shadow', 'tempdb', 'msdb', 'schema_name', 'table_schema']);
+const probedCatalogs = new Set(['northwind', 'information_schema', 'pg_catalog', 'sysobjects', 'syscolumns', 'sysdatabases', 'msysaccessobjects', 'msysobjects', 'sqlite_master', 'sqlite_schema', 'pg_shadow', 'tempdb', 'msdb', 'schema_name', 'table_schema']);
 
 /** Lower, upper, lower again within the name's letters (`InFoRmaTioN`); `Information_Schema` is one change. */
 function alternatingCaseName(name: string): boolean {
