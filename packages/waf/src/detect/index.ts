@@ -10,6 +10,7 @@ import { detectLdap } from './ldap/index.ts';
 import { detectMailInjection } from './mail/index.ts';
 import { detectNodeInjection } from './node/index.ts';
 import { detectNosql } from './nosql/index.ts';
+import { detectOrmLookup } from './orm/index.ts';
 import { detectPhpInjection } from './php/index.ts';
 import { detectSsi } from './ssi/index.ts';
 import { detectSsrf } from './ssrf/index.ts';
@@ -43,6 +44,7 @@ export const detectors: readonly DetectorEntry[] = [
   { kind: 'ssi', detector: detectSsi },
   { kind: 'ldap', detector: detectLdap },
   { kind: 'nosql', detector: detectNosql },
+  { kind: 'sqli', detector: detectOrmLookup },
   { kind: 'mail_injection', detector: detectMailInjection },
   { kind: 'graphql', detector: detectGraphql },
 ];

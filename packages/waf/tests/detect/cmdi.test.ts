@@ -268,6 +268,12 @@ describe('cmdi detector: shell forms without a command word, and whole command l
     { value: 'bin/visudo', rule: 'cmdi.command_line' },
     { value: 'alias -gmr a=b\n', location: 'body', rule: 'cmdi.command_alias' },
     { value: 'alias +m a=b', rule: 'cmdi.command_alias' },
+    // bash parameter expansion with an operator, bash's old arithmetic: suspicious (strict mode)
+    { value: '${x#{}}', severity: 1, rule: 'cmdi.shell_expansion' },
+    { value: '${PATH#{}/}', severity: 1, rule: 'cmdi.shell_expansion' },
+    { value: 'a${u:-id}b', severity: 1, rule: 'cmdi.shell_expansion' },
+    { value: '${#HOME}', severity: 1, rule: 'cmdi.shell_expansion' },
+    { value: '$[2+2]', severity: 1, rule: 'cmdi.shell_expansion' },
   ]);
   checkBenign(detectCmdi, [
     { value: '~ 5 minutes', location: 'body' },
@@ -288,6 +294,18 @@ describe('cmdi detector: shell forms without a command word, and whole command l
     { value: "'Hello' she said" },
     { value: 'Cut orange quarters into crosswise slices about 1/8-inch thick.\n', location: 'body' },
     { value: '{"dir":"~/docs","cmd":"list"}', location: 'body' },
+    // templates and JSONPath: `${name}`, `${a.b}`, `$[0]`, `$['k']`, a filter
+    { value: 'Hello ${name}, your order ${order.id} shipped' },
+    { value: '`${base}/users/${id}`', location: 'body' },
+    { value: '$[0].items[*]' },
+    { value: "$['store']['book']" },
+    { value: '$[?(@.price < 10)]' },
+    { value: 'Costs $[5] each' },
+    // a shell tutorial posted whole is a document: shown, not run
+    {
+      value: 'To give a variable a default in bash, write it like this:\n\n    echo "${NAME:-guest}"\n\nand the shell prints guest when NAME is unset. Handy in scripts.',
+      location: 'body',
+    },
   ]);
 });
 

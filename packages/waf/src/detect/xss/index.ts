@@ -17,8 +17,9 @@ import { isEventName, isScriptCssValue, isScriptUrl, judgeAttribute, judgeHtml, 
  * script-running part and passes.
  *
  * Left out on purpose (CRS 941 tests that stay passed): a lone `-->` (the same value is a CRS
- * must-pass test for 941180); `on…=` glued inside base64/hex signatures (no separator before it);
- * `<meta charset>`, `<a href="x">`, `<input pattern>`, `<noscript>` (markup that runs nothing);
+ * must-pass test for 941180; strict mode flags it in a parameter or cookie name); `on…=` glued
+ * inside base64/hex signatures (no separator before it); `<a href="x">`, `<noscript#` (markup that
+ * runs nothing; `<meta charset>` and `<input pattern>` from a single value are suspicious, rules.ts);
  * `import { a } from "…"` and DOM statements such as `document.querySelector(…).textContent = …`
  * (code people post whole, in JSON bodies too); IE-filter signatures that are no valid script
  * (`'  infoo.bar=`); `data:,<x>` (a data URL without a type is text/plain); `xsi:schemaLocation`
@@ -109,6 +110,20 @@ function handlerName(value: string, location: InputLocation): XssFinding | null 
   // No event name is longer than 48 letters (the longest, onwebkitplaybacktargetavailabilitychanged, has 41).
   const m = /^[\s"'`/]+(on[a-z]{3,46})\s*=\s*$/i.exec(value);
   return m ? { rule: 'xss.event_handler', severity: 2, at: 0 } : null;
+}
+
+/**
+ * A parameter or cookie name holding HTML syntax: a start tag (`<a href="test"`) or a comment
+ * delimiter (`-->`, `<!--`). Names are the application's vocabulary and never markup; one that is
+ * reflected (form builders, debug pages) closes a comment or opens a tag there. Suspicious only
+ * (strict mode): a JSON key may be a translation's source text, and the same `-->` in a value is a
+ * CRS must-pass test (941180), so values are left alone.
+ */
+function markupName(value: string): XssFinding | null {
+  const comment = value.indexOf('-->') >= 0 ? value.indexOf('-->') : value.indexOf('<!--');
+  if (comment >= 0) return { rule: 'xss.markup_name', severity: 1, at: comment };
+  const tag = /<[a-z][a-z0-9-]*[\s/>]/i.exec(value);
+  return tag ? { rule: 'xss.markup_name', severity: 1, at: tag.index } : null;
 }
 
 /**
@@ -347,7 +362,9 @@ export function detectXssAt(value: string, location: InputLocation, name?: strin
   }
   // `\x3cscript\x3e…`: the escaped spelling needs none of the characters cannotBeXss looks for.
   const escapesMarkup = value.indexOf('\\') >= 0 && jsEscapedMarkup(value) !== null;
-  if (!escapesMarkup && cannotBeXss(value)) return null;
+  // A name with markup in it is only suspicious: any stronger reading of the same name wins.
+  const markup = nameLocations.has(location) ? markupName(value) : null;
+  if (!escapesMarkup && cannotBeXss(value)) return markup ? toHit(markup, value) : null;
   const inDocument = (location === 'body' || location === 'raw_body') && looksLikeDocument(value);
   const masked = inDocument ? withoutMarkdownCode(value) : null;
   // With Markdown code masked, what only the code held is gone: the document shows it.
@@ -357,7 +374,7 @@ export function detectXssAt(value: string, location: InputLocation, name?: strin
   const found = readXss(masked ?? value, inDocument) ?? (decoded && { ...decoded, rule: decoded.rule + '_js_escaped' });
   if (found && location === 'path' && found.rule.startsWith('xss.js_') && !completesCode(value)) return null;
   if (found?.severity === 2) return toHit(found, value);
-  const planted = headerMarkup(value, location, name);
+  const planted = headerMarkup(value, location, name) ?? (found ? null : markup);
   if (planted) return toHit(planted, value);
   return found ? toHit(found, value) : null;
 }

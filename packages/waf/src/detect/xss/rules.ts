@@ -201,6 +201,27 @@ function judgeLink(tag: HtmlTag, text: string, inDocument: boolean): XssFinding 
   return null;
 }
 
+/** Controls that take what the user types (a planted login box reads a password). */
+const entryControls: ReadonlySet<string> = new Set(['input', 'textarea', 'select', 'keygen']);
+/** Attributes that say where a form is sent. */
+const submissionAttributes: ReadonlySet<string> = new Set(['action', 'formaction', 'form']);
+
+/**
+ * Markup that runs nothing yet changes the page around it, from a single value (strict mode only):
+ * a `<meta>` that sets the charset or a header (a page re-read as UTF-7 or ISO-2022 lets escaped
+ * script through), an entry control with attributes (a login box planted in the page, a `pattern`
+ * the page did not write), a form or button that says where to send the page's form. In a document
+ * (a post, a tutorial) it is content. A site-verification `<meta name content>` pasted into a
+ * theme's header field, and a `<button class>` in a custom HTML block, set neither and pass.
+ */
+function pageMarkup(name: string, tag: HtmlTag): XssFinding | null {
+  const named = (set: ReadonlySet<string>) => tag.attributes.some((a) => set.has(a.name));
+  if (name === 'meta' && tag.attributes.some((a) => a.name === 'charset' || a.name === 'http-equiv')) return { rule: 'xss.page_markup', severity: 1, at: tag.start };
+  if (entryControls.has(name) && tag.attributes.some((a) => a.name.length > 0)) return { rule: 'xss.page_markup', severity: 1, at: tag.start };
+  if ((name === 'form' || name === 'button') && named(submissionAttributes)) return { rule: 'xss.page_markup', severity: 1, at: tag.start };
+  return null;
+}
+
 function judgeTag(tag: HtmlTag, text: string, depth: number, inDocument: boolean): XssFinding | null {
   let worst: XssFinding | null = null;
   const name = localName(tag.name);
@@ -249,6 +270,7 @@ function judgeTag(tag: HtmlTag, text: string, depth: number, inDocument: boolean
     if (!worst && imported) worst = { rule: 'xss.css_import', severity: inDocument ? 1 : 2, at: tag.start };
     else if (!worst && /@import/i.test(css.replace(/\\/g, ''))) worst = { rule: 'xss.css_import', severity: 1, at: tag.start };
   }
+  if (!worst && !inDocument && depth === 0) worst = pageMarkup(name, tag);
   if (!worst && embeddingElements.has(name) && depth === 0 && !(inDocument && isEditorEmbed(name, tag)) && tag.attributes.some((a) => loadingAttributes.has(a.name) && (a.name !== 'content' || /url|javascript|:/i.test(a.value)))) {
     // Plugins (Flash, Java, VML) run code of their own; an iframe or a link may be an embed from an editor.
     worst = { rule: 'xss.embedding_tag', severity: pluginElements.has(name) ? 2 : 1, at: tag.start };
