@@ -1,5 +1,6 @@
 import { decodedVariants, defaultVariantLimits, type VariantLimits } from './decode/variants.ts';
 import { detectors as registry, type DetectorEntry } from './detect/index.ts';
+import { headerValue } from './policy/facts.ts';
 import { bodyInputs, defaultInputLimits, headerInputs, requestLineInputs, type InputLimits } from './inputs.ts';
 import { protocolHits, viewOf, type RequestView } from './protocol/index.ts';
 import type { AttackKind, BlockMode, Decision, DetectorContext, DetectorHit, RequestInput, WafRequest } from './types.ts';
@@ -77,8 +78,8 @@ interface Found {
 
 /** What every detector may read of the request besides the value (types.ts: DetectorContext). */
 function detectorContext(request: WafRequest): DetectorContext {
-  const host = request.headers.find(([name]) => name.toLowerCase() === 'host')?.[1];
-  return { host: host === undefined ? null : host.trim().toLowerCase() };
+  const host = headerValue(request, 'host');
+  return { host: host === null ? null : host.trim().toLowerCase() };
 }
 
 /** Runs the detectors over inputs; the first blocking hit, else the first hit at all. */
