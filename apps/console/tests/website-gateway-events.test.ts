@@ -67,6 +67,8 @@ describe('drained gateway events', () => {
         event({ incident_id: 'inc-2', client_ip: '198.51.100.4', rule: 'lists.ip_black', kind: 'policy', target: '/' }),
         event({ type: 'challenge', incident_id: 'inc-3', client_ip: '198.51.100.5', rule: 'protect.cc.redirect', kind: 'policy', target: '/' }),
         event({ type: 'record', incident_id: 'inc-4', client_ip: '198.51.100.6', rule: 'sql.keywords.record', kind: 'policy', target: '/post', method: 'POST' }),
+        // A detector's record is named by its attack kind, not by its rule id.
+        event({ type: 'record', incident_id: 'inc-7', client_ip: '198.51.100.9', rule: 'orm.secret_lookup', kind: 'sqli', target: '/users?owner__api_token__gt=a' }),
         event({
           type: 'intercept', incident_id: 'inc-5', client_ip: '198.51.100.7', rule: 'protect.cc', kind: 'policy', target: '/',
           intercept: { ip: '198.51.100.7', reason: 'cc', detail: '> 120 / 60 s', created_at: h.clock.now, expires_at: h.clock.now + 10 * minute },
@@ -77,7 +79,7 @@ describe('drained gateway events', () => {
         }),
       ],
     }));
-    expect(await drain()).toEqual({ state: 'drained', events: 6, rejected: 0, dropped: 3, more: false });
+    expect(await drain()).toEqual({ state: 'drained', events: 7, rejected: 0, dropped: 3, more: false });
     // Nothing more: a second drain is empty and quiet.
     expect(await drain()).toEqual({ state: 'drained', events: 0, rejected: 0, dropped: 0, more: false });
 
@@ -87,6 +89,7 @@ describe('drained gateway events', () => {
       '198.51.100.4: request to site "Shop" blocked by the IP and area blacklist',
       '198.51.100.5: human verification asked on site "Shop" (CC protection (redirect verification))',
       '198.51.100.6: request to site "Shop" matched the record keyword library; recorded, not blocked',
+      '198.51.100.9: request to site "Shop" matched SQL injection; recorded, not blocked',
       '198.51.100.7: CC attack; blocked by website protection for 10 minutes',
       '198.51.100.8 gave the authorization password; authorized for 60 minutes',
       'The website gateway\'s event buffer was full: 3 events were not recorded',
@@ -97,6 +100,7 @@ describe('drained gateway events', () => {
       '198.51.100.4 访问站点「Shop」被IP/地区黑名单拦截',
       '198.51.100.5 访问站点「Shop」需通过人机验证（CC 防护（跳转验证））',
       '198.51.100.6 访问站点「Shop」命中关键字记录库，已记录（未拦截）',
+      '198.51.100.9 访问站点「Shop」命中SQL 注入，已记录（未拦截）',
       '198.51.100.7 触发CC 攻击，网站防护已拦截 10 分钟',
       '198.51.100.8 通过授权密码验证，授权访问 60 分钟',
       '网站防护网关的事件缓冲区已满，3 条事件未能记录',

@@ -33,8 +33,10 @@ export function requestSnapshot(request: WafRequest, limit: number): { headers: 
 
 function kindOf(decision: Decision): string {
   if (decision.action === 'block') return decision.kind;
-  // A detector's record names its kind as its rule's first word (`sqli.tautology`).
+  // The engine's record carries its detector's kind (`orm.probe_lookup` is SQL injection); an
+  // inspector that names none gives it as its rule's first word (`sqli.tautology`).
   if (decision.action === 'record') {
+    if (decision.kind) return decision.kind;
     const head = decision.rule.split('.')[0] ?? '';
     return known.has(head) ? head : 'policy';
   }

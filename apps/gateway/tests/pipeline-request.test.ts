@@ -155,7 +155,14 @@ describe.skipIf(!hasNginx)('gateway pipeline: request, protect, injection, respo
     const recorded = await h.get('/index.html?q=welcome%20bonus');
     expect(recorded.status).toBe(200);
     expect(h.events).toHaveLength(1);
-    expect(h.events[0]).toMatchObject({ type: 'record', rule: 'sql.keywords.record', evidence: 'bonus' });
+    expect(h.events[0]).toMatchObject({ type: 'record', rule: 'sql.keywords.record', kind: 'policy', evidence: 'bonus' });
+  });
+
+  it("records a detector's doubtful finding in loose mode under its attack kind", async () => {
+    // An ORM lookup reaching a secret field: suspicious only, so loose forwards and records it.
+    const recorded = await h.get('/index.html?owner__api_token__gt=a');
+    expect(recorded.status).toBe(200);
+    expect(h.events).toMatchObject([{ type: 'record', rule: 'orm.secret_lookup', kind: 'sqli' }]);
   });
 
   it('keyword libraries read + as a space in the query and in form bodies, %2B as a plus', async () => {

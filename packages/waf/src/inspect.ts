@@ -168,7 +168,7 @@ export function inspectPhases(request: WafRequest, options: InspectOptions, phas
       first ??= requestResult.first;
     }
   }
-  return first ? { action: 'record', rule: first.hit.rule, evidence: first.hit.evidence } : { action: 'pass' };
+  return first ? { action: 'record', rule: first.hit.rule, kind: first.hit.kind, evidence: first.hit.evidence } : { action: 'pass' };
 }
 
 /** Phases 1 to 3: the whole request. Never throws. */

@@ -94,4 +94,5 @@ export type Decision =
       evidence?: string;
     }
   | { action: 'challenge'; rule: string }
-  | { action: 'record'; rule: string; evidence?: string };
+  /** `kind`: the detector's attack kind (absent for a settings group's record, e.g. the record keyword library). */
+  | { action: 'record'; rule: string; kind?: AttackKind; evidence?: string };

@@ -56,8 +56,8 @@ const minutesOf = (entry: { created_at: number; expires_at: number }) => Math.ma
 export function gatewayEventEffects(event: GatewayEventRecord, siteName: string, alert: AlertChoice): GatewayEventEffects {
   const kind = websiteEventKind(event);
   const timedEntry = event.type === 'intercept' ? event.intercept : event.type === 'authorize' ? event.author : undefined;
-  // Attacks are named by their kind, settings groups by the rule (`{rule|webrule}`).
-  const rule = event.type === 'block' && event.kind !== 'policy' ? event.kind : event.rule;
+  // Attacks, blocked or recorded, are named by their kind; settings groups by the rule (`{rule|webrule}`).
+  const rule = (event.type === 'block' || event.type === 'record') && event.kind !== 'policy' ? event.kind : event.rule;
   const ip = timedEntry?.ip ?? event.client_ip;
   const params: Record<string, string | number> = {
     ip,

@@ -4,8 +4,9 @@
  * Django's admin and django-filter put in their links, across relations too, and any lookup
  * written in a value, pass.
  */
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectOrmLookup } from '../../src/detect/orm/index.ts';
+import { inspect } from '../../src/inspect.ts';
 import { checkAttacks, checkBenign } from './fixture-check.ts';
 
 describe('ORM lookup keys in parameter names', () => {
@@ -52,4 +53,12 @@ describe('ORM lookup keys in parameter names', () => {
     ],
     'query_name',
   );
+});
+
+describe('an ORM lookup recorded in loose mode', () => {
+  it('names its attack kind, so the event log reads SQL injection rather than the rule id', () => {
+    const request = { method: 'GET', target: '/users?owner__api_token__gt=a', headers: [['Host', 'shop.example']] as [string, string][], clientIp: '203.0.113.5', body: null, bodyTruncated: false, now: 0 };
+    expect(inspect(request, { mode: 'loose' })).toEqual({ action: 'record', rule: 'orm.secret_lookup', kind: 'sqli', evidence: 'owner__api_token__gt' });
+    expect(inspect(request, { mode: 'strict' })).toMatchObject({ action: 'block', rule: 'orm.secret_lookup', kind: 'sqli' });
+  });
 });
