@@ -274,7 +274,7 @@ for (const mode of modes) {
   const ids = option('id')?.split(',') ?? [];
   requests.forEach((r, i) => {
     if (!ids.includes(r.id)) return;
-    console.log(`--- ${r.set} ${r.id}: ${parsed[i] === null ? 'refused by Node (400)' : describe(decisions[i]!)}\n${r.wire.toString('utf8').slice(0, 1500)}`);
+    console.log(`--- ${r.set} ${r.id}: ${parsed[i] === null ? "refused by Node's HTTP parser (400, 431 or 501)" : describe(decisions[i]!)}\n${r.wire.toString('utf8').slice(0, 1500)}`);
   });
   const fp = option('fp');
   if (fp) {
@@ -293,7 +293,7 @@ for (const mode of modes) {
       .filter(([r, d]) => r.set.startsWith(misses) && r.expect === 'attack' && d.action !== 'block')
       .slice(0, show)
       // Node's own 400 is marked: the gateway never hands those requests to the engine.
-      .forEach(([r, , refused]) => console.log(`  ${r.id}${refused ? '  (refused by Node: 400)' : ''}`));
+      .forEach(([r, , refused]) => console.log(`  ${r.id}${refused ? '  (refused by Node: 400/431/501)' : ''}`));
   }
 }
 const out = option('out');

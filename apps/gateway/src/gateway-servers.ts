@@ -7,6 +7,7 @@ import type { Inspector, OnGatewayEvent } from './inspector.ts';
 import { createLocalServices, type WorkerServices } from './services.ts';
 import { createRequestHandler, createUpgradeHandler, type ProxyContext } from './proxy.ts';
 import { nameMatches, hostName } from './site-router.ts';
+import { parserRefusal } from './parser-refusal.ts';
 import { planListeners, type ListenerPlan } from './site-runtime.ts';
 
 /** How often Node checks header and request timeouts (its default, 30 s, would let a slowloris linger). */
@@ -128,8 +129,8 @@ export class GatewayServers {
       listener.sockets.add(socket);
       socket.on('close', () => listener.sockets.delete(socket));
     });
-    server.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    server.on('clientError', (err, socket) => {
+      if (socket.writable) socket.end(parserRefusal(err));
       else socket.destroy();
     });
     await new Promise<void>((resolve, reject) => {

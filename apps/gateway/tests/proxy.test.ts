@@ -243,8 +243,25 @@ describe.skipIf(!hasNginx)('gateway in front of a real nginx', () => {
     const started = Date.now();
     await new Promise<void>((r) => socket.once('close', () => r()));
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(answer).toMatch(/^HTTP\/1\.1 (408|400)/);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     await slowGateway.drain(100);
+  });
+
+  it('answers a request the HTTP parser cannot read with the reason as status, closes, and never forwards it', async () => {
+    const rawExchange = (wire: string) => new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(wire));
+      let answer = '';
+      socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(answer));
+    });
+    const statusLine = (answer: string) => answer.split('\r\n', 1)[0];
+    expect(statusLine(await rawExchange('CUST / HTTP/1.1\r\nHost: a\r\n\r\n'))).toBe('HTTP/1.1 501 Not Implemented');
+    expect(statusLine(await rawExchange(`GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(statusLine(await rawExchange('GET / HTTP/1.1\r\nHost: a\r\nNo colon here\r\n\r\n'))).toBe('HTTP/1.1 400 Bad Request');
+    // None reached the engine (nor the origin behind it); the listener still serves the next client.
+    expect(calls).toHaveLength(0);
+    expect((await request({ host: '127.0.0.1', port, path: '/index.html' })).status).toBe(200);
   });
 
   it('reports a record decision and lets the request through', async () => {
