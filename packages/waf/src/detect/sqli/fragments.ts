@@ -1,4 +1,6 @@
 import { dangerousFunctions, type SqlReader } from './grammar.ts';
+import { divisionCall } from './operators.ts';
+import { selectAfterQuote } from './probes.ts';
 import { strictFragment } from './strict-shapes.ts';
 
 /**
@@ -298,13 +300,29 @@ function functionProbe(r: SqlReader): FragmentFinding | null {
   }
   const t = r.at(0);
   if (!t || (t.type !== 'word' && t.type !== 'keyword')) return null;
-  if (probedFunctions.has(t.text) && r.is(1, 'lparen') && r.at(2) === undefined) return { rule: 'sqli.function_probe', severity: 1, at: 0 };
+  // (`cOnCaT(`, `uNhEx(`: written in alternating case, which no one searching or coding does — the
+  // filter evasion makes the probe clear. `isNull(`, `ifNull(` are camelCase: two flips, not three.)
+  if (probedFunctions.has(t.text) && r.is(1, 'lparen') && r.at(2) === undefined) return { rule: 'sqli.function_probe', severity: caseFlips(r.raw(0)) >= 3 ? 2 : 1, at: 0 };
   // `length||(`, `version=(`, `md5\(`, `IN/**/(`: the name, a few punctuation characters (an operator,
   // a comment, an escape), then the parenthesis that ends the value — a scanner's mutation of the
   // same probe. Suspicious only: strict mode blocks it.
   const probe = glued.exec(r.source);
   if (probe && (probedFunctions.has(probe[1]!.toLowerCase()) || probedNames.has(probe[1]!.toLowerCase()))) return { rule: 'sqli.function_probe', severity: 1, at: 0 };
   return null;
+}
+
+/** How often the case changes between letters inside a word (`cOnCaT` 5, `isNull` 2, `Concat` 0). */
+function caseFlips(word: string): number {
+  let flips = 0;
+  for (let i = 1; i < word.length; i++) {
+    const a = word[i - 1]!;
+    const b = word[i]!;
+    const aLower = a >= 'a' && a <= 'z';
+    const aUpper = a >= 'A' && a <= 'Z';
+    // (A capital opening the word, `Concat`, is no flip.)
+    if ((aLower && b >= 'A' && b <= 'Z') || (aUpper && i > 1 && b >= 'a' && b <= 'z')) flips++;
+  }
+  return flips;
 }
 
 const glued = /^\s*([A-Za-z_]\w*)[^\w\s(]{0,8}\s?[^\w\s(]{0,4}\($/;
@@ -534,5 +552,5 @@ function jsonPathComparison(r: SqlReader): FragmentFinding | null {
 
 /** The first fragment shape in the bare reading of a value. */
 export function sqlFragment(r: SqlReader): FragmentFinding | null {
-  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? cutComparison(r) ?? leadingListItem(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? jsonPathComparison(r) ?? backtickBreakout(r) ?? functionProbe(r) ?? strictFragment(r);
+  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? cutComparison(r) ?? leadingListItem(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? jsonPathComparison(r) ?? backtickBreakout(r) ?? functionProbe(r) ?? divisionCall(r) ?? selectAfterQuote(r) ?? strictFragment(r);
 }

@@ -4,6 +4,7 @@ import { sqlFragment } from './fragments.ts';
 import { SqlReader } from './grammar.ts';
 import { escapedQuoteProbe } from './escaped-quote.ts';
 import { listBreakout } from './lists.ts';
+import { wholeValueProbe } from './probes.ts';
 import { stackedStatement } from './statements.ts';
 import { tokenizeSql, type TokenStream } from './tokenize.ts';
 
@@ -49,6 +50,8 @@ function worthTokenizing(value: string): boolean {
   }
   const first = value.trimStart()[0];
   if (first !== undefined && ((first >= '0' && first <= '9') || first === ')' || first === '-')) return true;
+  // A typographic quote opening the value (`‘ -`): the folded reading may close a literal there (quote-probes.ts).
+  if (first !== undefined && value.length <= 256 && foldedQuote.test(first)) return true;
   const lower = value.toLowerCase();
   if (statementWords.some((w) => lower.includes(w))) return true;
   // `HAVING 1=1`, `AND 2771=1709)`, `|| x == 1` opening the value (prose has these words elsewhere).
@@ -662,8 +665,8 @@ export function detectSqliValue(value: string): DetectorHit | null {
  */
 const rawAssignment = /^[A-Za-z_][A-Za-z0-9_.-]{0,30}=/;
 
-export const detectSqli: Detector = (value: string, location: InputLocation) => {
-  const found = detectSqliAt(value, location);
+export const detectSqli: Detector = (value: string, location: InputLocation, name?: string) => {
+  const found = detectSqliAt(value, location) ?? wholeValueProbe(value, location, name);
   if (found?.severity === 2 || (location !== 'body_name' && location !== 'query_name')) return found;
   const assignment = rawAssignment.exec(value);
   if (!assignment) return found;

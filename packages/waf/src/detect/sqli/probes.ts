@@ -1,0 +1,61 @@
+import type { DetectorHit, InputLocation } from '../../types.ts';
+import type { FragmentFinding } from './fragments.ts';
+import type { SqlReader } from './grammar.ts';
+import { operatorAlone } from './operators.ts';
+
+/**
+ * Probes a scanner sends before an injection: values that are no query yet but ask how the
+ * application reads its input. Each is the whole value, found severity 1 (strict mode blocks it,
+ * loose mode lets it through): a person could, rarely, type one.
+ */
+
+/*
+ * An integer one past a type's limit (`2147483648`, `4294967296`) is the overflow probe CRS 942220
+ * looks for — and also a size of exactly 2 or 4 GiB written in bytes, a value forms and APIs carry
+ * every day. Strict mode is the default for new sites, so it passes in both modes.
+ */
+
+/**
+ * `'!\``, `` "` ``: two different quote characters (with at most a `!` between), nothing else —
+ * which one closes the application's literal, or its quoted name, is told by the error it raises.
+ * A unit (`5'`), a quoted word or one kind of quote alone (`"!"`) is no such probe.
+ */
+export function mixedQuoteProbe(value: string): DetectorHit | null {
+  if (value.length < 2 || value.length > 6 || !/^[\s'"`!]+$/.test(value)) return null;
+  const kinds = Number(value.includes("'")) + Number(value.includes('"')) + Number(value.includes('`'));
+  const bangs = value.split('!').length - 1;
+  return kinds >= 2 && bangs <= 1 ? { kind: 'sqli', rule: 'sqli.quote_probe', severity: 1, evidence: value } : null;
+}
+
+/**
+ * `'select H`, `'SELECT *`: the value closes the application's literal at once (the quoted reading's
+ * first token is the empty `''`) and starts a second SELECT — MSSQL runs it without a `;` — cut after
+ * one letter, a star or a number: the probe of a statement, not its body. `'select all` and
+ * `'Select one option` have words.
+ */
+export function selectAfterQuote(r: SqlReader): FragmentFinding | null {
+  if (!r.is(0, 'string', "''") || !r.isKeyword(1, 'select') || r.tokens.length !== 3) return null;
+  const cut = r.at(2)!;
+  const short = (cut.type === 'word' && /^[a-z]$/.test(cut.text)) || cut.type === 'number' || (cut.type === 'operator' && cut.text === '*');
+  return short ? { rule: 'sqli.stacked_query', severity: 1, at: 1 } : null;
+}
+
+/**
+ * The characters a probe can open with: a blank, a quote or `!`, an operator, `%` (a name still
+ * percent-encoded), a digit or `-` (an integer), and the first letters of the operator words (`xor`,
+ * `rlike`, `ilike`, `is null`, `not rlike`, `like null`). Most values end at this table.
+ */
+const probeStarts = new Uint8Array(128);
+for (const c of ' \t\n\r\'"`!%&<>|=-0123456789ilnrxILNRX') probeStarts[c.charCodeAt(0)] = 1;
+
+/**
+ * The whole-value probes the token readings do not see (an operator, a number or quotes alone pass
+ * their cheap gates untokenized): an operator with no operand, mixed quote
+ * characters.
+ */
+export function wholeValueProbe(value: string, location: InputLocation, name?: string): DetectorHit | null {
+  if (value.length > 24 || value.length < 2) return null;
+  const first = value.charCodeAt(0);
+  if (first >= 128 || probeStarts[first] === 0) return null;
+  return operatorAlone(value, location, name) ?? mixedQuoteProbe(value);
+}
