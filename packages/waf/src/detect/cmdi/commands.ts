@@ -50,6 +50,18 @@ const table = new Map<string, CommandClass>([
   ...distinctive.map((c) => [c, 'distinctive'] as const),
 ]);
 
+/**
+ * Distinctive commands whose name is no word of any language nor a product's everyday name: a lone
+ * `visudo` or `ifconfig` on a submitted line is the command typed (not "python", "docker", "make").
+ */
+export const toolOnlyNames = new Set([
+  'visudo', 'whoami', 'ifconfig', 'ipconfig', 'netstat', 'nslookup', 'getent', 'useradd', 'usermod', 'adduser', 'crontab',
+  'mkfifo', 'mknod', 'printenv', 'killall', 'systemctl', 'chattr', 'systeminfo', 'tasklist', 'taskkill', 'certutil',
+  'bitsadmin', 'rundll32', 'regsvr32', 'wmic', 'netsh', 'icacls', 'nltest', 'bcdedit', 'vssadmin', 'wevtutil',
+  'diskpart', 'fsutil', 'takeown', 'msiexec', 'forfiles', 'lastlog', 'cscli', 'htop', 'strace', 'ltrace', 'modprobe',
+  'insmod', 'iptables', 'unxz', 'bsdtar', 'zstdcat', 'bzcat', 'xzcat', 'gunzip', 'zcat', 'kubectl', 'uname',
+]);
+
 /** Standard places binaries live, for resolving /bin/cat and glob names such as /???/c?t. */
 const binDirs = ['/bin/', '/usr/bin/', '/sbin/', '/usr/sbin/', '/usr/local/bin/'];
 

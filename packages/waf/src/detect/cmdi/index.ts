@@ -16,9 +16,11 @@ import type { DetectorHit, InputLocation } from '../../types.ts';
 import { findBatchStatement } from './batch.ts';
 import { hit } from './hit.ts';
 import { detectCodeExec } from './code-exec.ts';
-import { distinctiveWrappers, globMatch, resolveCommand, shellKeywords, wrappers, type ResolvedCommand } from './commands.ts';
+import { distinctiveWrappers, globMatch, resolveCommand, shellKeywords, toolOnlyNames, wrappers, type ResolvedCommand } from './commands.ts';
 import { looksBinary, looksLikeDocument } from '../text-shape.ts';
 import { detectShellForms } from './shell-forms.ts';
+import { isInterpreter, isScriptRun } from './script-run.ts';
+import { hasVerbs, isSubcommandLine } from './subcommands.ts';
 import { tokenizeShell, type ShellCommand, type ShellWord } from './tokenize.ts';
 
 /** Characters that give shell syntax a chance; without any, only a leading command line is possible. */
@@ -44,6 +46,10 @@ const optionWord = /^--?[A-Za-z][\w-]*(?:=\S*)?$/;
 const plainShellWord = /^[\w@%+=:/~{}\\-]+(?:\.[\w@%+=:/~{}\\-]+)*$/;
 /** `/path/file.gz`, `/var/www/`: an absolute path of two or more segments, as only a command line has it. */
 const deepPath = /^\/[\w.-]+\/[\w.-]*/;
+/** Network diagnostics that only name a host: what they print is about that host, nothing of the server's. */
+const hostProbes = new Set(['ping', 'ping6', 'traceroute', 'tracepath', 'nslookup']);
+/** One host: a dotted IPv4 address or a dotted host name (no path, no port trick, no option). */
+const hostArgument = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?)$/i;
 const sensitiveArgument = /^(?:\/etc\/|\/proc\/|\/dev\/tcp|\/bin\/|\/tmp\/|c:[\\/]windows|https?:\/\/|ftp:\/\/|[a-z0-9.-]+\.(?:sh|py|pl|ps1|exe|php)$)/i;
 
 export function detectCmdi(value: string, location: InputLocation, name?: string): DetectorHit | null {
@@ -175,14 +181,21 @@ function detectValue(value: string, location: InputLocation): DetectorHit | null
   // `bin/visudo`, `/usr/sbin/cscli`: a value that is a path into a binaries folder naming a
   // distinctive command (`bin/console`, `bin/cake` of PHP frameworks name no such command).
   const binPath = /^(?:\.{0,2}\/)?(?:usr\/(?:local\/)?)?s?bin\/([\w.-]{2,40})$/.exec(value);
-  if (binPath && resolveCommand(binPath[1]!, false)?.cls === 'distinctive') return hit('cmdi.command_line', value, 2);
+  const binCommand = binPath ? resolveCommand(binPath[1]!, false) : null;
+  if (binCommand?.cls === 'distinctive') return hit('cmdi.command_line', value, 2);
   // `/bin/ab`, `/usr/sbin/anything`: a whole value that is the absolute path of a binary names a
   // program to run, whatever its name (no form field holds one; a URL path may, so not there).
   if (binPath && value.startsWith('/') && location !== 'path' && /^[a-z][\w.+-]{1,39}$/.test(binPath[1]!)) return hit('cmdi.command_line', value, 2);
+  // `bin/chef`, `bin/cat`: a command whose name is also a word, in its binaries folder. Suspicious
+  // only (a path segment or a label could read so), and not in a URL path (`/bin/more` may be a page).
+  if (binCommand && location !== 'path') return hit('cmdi.command_line', value, 1);
   // `>/tmp/curl`, `2>>/etc/cron.d/x`: a whole value that is a redirection into a system folder
   // writes a file for the command line it is appended to. (A Markdown quote has a blank after `>`.)
   if (/^\s*\d?>>?\/(?:tmp|etc|var|dev|proc|root|home|usr|opt)\/[\w./-]+\s*$/.test(value)) return hit('cmdi.redirect', value, 2);
-  if (!hasShellChars && !startsWithCommand(value)) return null;
+  const line = location !== 'header' && location !== 'path' ? wholeCommandLine(value) : null;
+  // (A suspicious reading gives way to a clear one: `pip install http://x/p.tgz` is judged below too.)
+  if (line?.severity === 2) return line;
+  if (!hasShellChars && !startsWithCommand(value)) return line;
   if (hasShellChars) {
     if (/^\s*\(\s*\)\s*\{/.test(value)) return hit('cmdi.shellshock', value, 2);
     const form = detectShellForms(value);
@@ -195,9 +208,26 @@ function detectValue(value: string, location: InputLocation): DetectorHit | null
     if (shell?.severity === 2) return shell;
     const renamed = detectThroughVariables(value, location);
     if (renamed) return renamed;
-    return shell ?? code;
+    return shell ?? code ?? line;
   }
-  return detectShell(value, location);
+  return detectShell(value, location) ?? line;
+}
+
+/**
+ * `pip install something`, `chef report nodes⏎`, `rc script.sh`: a whole value that is a tool and
+ * one of its verbs, or an interpreter and a script of its language (subcommands.ts, script-run.ts).
+ * Suspicious (1) as typed into a search box; blocked (2) with the line break that submits it.
+ */
+function wholeCommandLine(value: string): DetectorHit | null {
+  const c = value.charCodeAt(0);
+  if (value.length > 120 || c < 97 || c > 122) return null; // lower-case first letter: cheap test first
+  const space = value.indexOf(' ');
+  if (space < 2 || (!hasVerbs(value.slice(0, space)) && !isInterpreter(value.slice(0, space)))) return null;
+  const entered = /^[^\n\r]+\r?\n$/.test(value);
+  if (!entered && /[\n\r]/.test(value)) return null;
+  const words = value.trim().split(/[ \t]+/);
+  if (!isSubcommandLine(words) && !isScriptRun(words)) return null;
+  return hit('cmdi.command_line', value.trim(), entered ? 2 : 1);
 }
 
 function startsWithCommand(value: string): boolean {
@@ -215,7 +245,7 @@ function detectShell(value: string, location: InputLocation): DetectorHit | null
     const command = commands[c]!;
     // `;top`, `|id`: the value itself opens with a separator, which only an injection does.
     const leading = c === 0 && (command.separator === ';' || command.separator === '|' || command.separator === '&' || command.separator === '&&' || command.separator === '||');
-    const found = judge(command, commands[c + 1], location, markdown, pipeCount, leading, c === 0 && commands.length === 1 && /^[^\n\r]+\r?\n$/.test(value));
+    const found = judge(command, commands[c + 1], location, markdown, pipeCount, leading, c === commands.length - 1 && enteredLine(value, commands));
     if (found?.severity === 2) return found;
     best ??= found;
   }
@@ -306,9 +336,7 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
     // `visudo⏎`, `cscli alerts list⏎`, `pip3 install something⏎`: a distinctive command with plain
     // lower-case words and the line break that submits it; a form value does not end so.
     // (A lone word needs a hyphenated tool name: "Python⏎" in a textarea is a word.)
-    if (sep === 'start' && entered && resolved.cls === 'distinctive' && (args.length > 0 || resolved.name.includes('-')) && args.length <= 4 && args.every((a) => /^[a-z0-9][\w.-]*$/.test(a.text))) {
-      return hit('cmdi.command_line', evidence, 2);
-    }
+    if (sep === 'start' && enteredTool(resolved, args, entered)) return hit('cmdi.command_line', evidence, 2);
     if (sep === 'start' && args.length > 0 && args.every((a) => plainShellWord.test(a.text))) {
       // `ansible all -m ping`, `flock -u / whoami`: a distinctive tool with an option among plain
       // words; `env --version`, `perf --help`: any command followed by nothing but options.
@@ -317,6 +345,11 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
       // `cat /path/file.gz`, `ll /var/www/`, `'ll' /var/www/`: a deep absolute path, or a command word in quotes.
       if (shaped && (args.some((a) => deepPath.test(a.text)) || word.quoted === true)) return hit('cmdi.command_line', evidence, 2);
     }
+    // `ping 127.0.0.1`, `traceroute example.com`: a network probe of one host, alone in the value,
+    // is how a search box or a ticket names a host (CRS holds `ping 127.0.0.1` as must-pass for
+    // 932260); it reads and writes nothing. With an option (`ping -c 10 …`, a timing probe, judged
+    // above), a line break, or chained to anything, it still counts.
+    if (sep === 'start' && following === undefined && hostProbes.has(resolved.name) && args.length === 1 && hostArgument.test(args[0]!.text)) return null;
     // A whole command line: `cat /etc/passwd`, `ls -la /`. Prose like "ls 300 lexus" has words.
     // `ansible-config dump`, `chef-vault -i secret`: a hyphenated tool name is no sentence's first word.
     if (!shaped && !(piped && args.length === 0) && !(resolved.cls === 'distinctive' && resolved.name.includes('-') && sep === 'start' && args.length > 0)) return null;
@@ -341,6 +374,8 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   // ; | & newline
   // A Markdown table ("| id | name | price |") puts single words between pipes: cells, not commands.
   if (sep === '|' && args.length === 0 && pipeCount >= 4) return null;
+  // `time; cscli alerts list⏎`: the same submitted line, the command chained to a command before it.
+  if (commandSeparators.has(sep) && enteredTool(resolved, args, entered)) return hit('cmdi.chained_command', evidence, 2);
   // Hyphenated tool names (ansible-config, ssh-copy-id, chef-client) are never words of a sentence.
   if (resolved.cls === 'distinctive' && ((args.length === 0 && !assignmentBefore) || anyShaped || resolved.name.includes('-'))) return hit('cmdi.chained_command', evidence, 2);
   if (leading && (args.length === 0 || shaped || sensitive || /^-/.test(args[0]!.text))) return hit('cmdi.chained_command', evidence, 2);
@@ -405,11 +440,13 @@ function aliasesCommand(arg: string): boolean {
 }
 
 /** Files reached through globs (/etc/[p]asswd, /e??/sh*ow): only evasion writes them so. */
-const globTargets = ['/etc/passwd', '/etc/shadow', '/etc/group', '/etc/hosts', '/proc/self/environ', '/etc/issue'];
+const globTargets = ['/etc/passwd', '/etc/shadow', '/etc/group', '/etc/hosts', '/proc/self/environ', '/etc/issue', '/etc', '/etc/'];
 function matchesSensitiveGlob(pattern: string): boolean {
   const lower = pattern.toLowerCase();
   // '*/*' (an Accept header) matches anything: a real evasion keeps letters of the path (/e??/pa*d).
-  if ((lower.replace(/\[[^\]]*\]/g, '').match(/[a-z]/g) ?? []).length < 3) return false;
+  // (`/[e///]tc`: a letter inside a bracket class counts once two stand outside it; `/???`, `/e*` stay out.)
+  const outside = (lower.replace(/\[[^\]]*\]/g, '').match(/[a-z]/g) ?? []).length;
+  if (outside < 2 || (outside === 2 && (lower.match(/[a-z]/g) ?? []).length < 3)) return false;
   // `/[?]tc/pa[?]swd`: a wildcard put in brackets matches only itself in bash, but it is written
   // to hide the same path from word lists; read it as the wildcard it was meant to be.
   const meant = lower.includes('[?]') || lower.includes('[*]') ? lower.replaceAll('[?]', '?').replaceAll('[*]', '*') : lower;
@@ -425,6 +462,32 @@ function runsCommandString(arg: ShellWord): boolean {
 
 function clearCommand(resolved: ResolvedCommand, argc: number, sensitive: boolean, shaped: boolean): boolean {
   return sensitive || (resolved.cls === 'distinctive' && argc > 0 && shaped);
+}
+
+/**
+ * `visudo⏎`, `cscli alerts list⏎`, `pip3 install something⏎`: a distinctive command with plain
+ * lower-case words and the line break that submits it; a form value does not end so. A lone word
+ * needs a name that is nothing but a tool's (`visudo`, `ansible-config`): "Python⏎" is a word.
+ */
+function enteredTool(resolved: ResolvedCommand, args: ShellWord[], entered: boolean): boolean {
+  if (!entered || resolved.cls !== 'distinctive' || args.length > 4) return false;
+  if (args.length === 0) return resolved.name.includes('-') || toolOnlyNames.has(resolved.name);
+  return args.every((a) => /^[a-z0-9][\w.-]*$/.test(a.text));
+}
+
+/**
+ * The value is one line ended by a line break, and every command on it is a command (`time;
+ * cscli …`: a keyword alone counts): the Enter after a typed command line. ("I use python; python
+ * rocks⏎" opens with words, not a command.)
+ */
+function enteredLine(value: string, commands: ShellCommand[]): boolean {
+  // (The last character first: most values do not end with a line break, and long ones are scanned once.)
+  if (value.charCodeAt(value.length - 1) !== 10 || !/^[^\n\r]+\r?\n$/.test(value)) return false;
+  for (let c = 0; c < commands.length - 1; c++) {
+    const words = commands[c]!.words;
+    if (!startsCommand(commands[c]!) && !(words.length > 0 && words.every((w) => shellKeywords.has(w.text)))) return false;
+  }
+  return true;
 }
 
 /** The command opens the value or follows ; && || | and its first word is a known command. */
