@@ -12,6 +12,10 @@
  * short allowed list (forms, JSON, XML) is neither loose nor strict here, since APIs take
  * octet-stream, CSV, GraphQL, gRPC-web and vendor types, and blocking them would break ordinary
  * sites by default (a body under no media type at all is another matter: see checkContentType).
+ * CRS 920420 also refuses types browsers themselves send (`application/csp-report`,
+ * `application/reports+json`) and CloudEvents webhooks: none of those is a finding. Whitespace
+ * after a parameter's `=` (`boundary=  x`, CRS 920470) is not one either: CRS's own must-pass tests
+ * send `boundary= x`, and one space or two is no argument.
  */
 import { dangerousCharset } from './headers.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';

@@ -7,6 +7,11 @@
  * plain `chunked` are MUST NOTs of RFC 9112 §6 and the very shapes of smuggling: 2, and so is a body
  * on HEAD (no client sends one) or a chunked one on GET. A body on GET with a Content-Length is
  * legal (Elasticsearch clients send one): no finding. A body without Content-Type is sloppy: 1.
+ *
+ * Left to the site administrator, in both modes (strict is a new site's default): a body on GET
+ * with a Content-Length (CRS 920170; Elasticsearch's clients, `curl -X GET -d …`), and a POST
+ * with neither Content-Length nor Transfer-Encoding (CRS 920180): that is an empty body (RFC 9112
+ * §6.3) and what `curl -X POST` without data sends, so no smuggling and a real client.
  */
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
 import { header, type RequestView } from './view.ts';

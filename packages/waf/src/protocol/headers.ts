@@ -1,6 +1,6 @@
 /**
  * Header fields (CRS 920210, 920270/920271, 920280, 920290, 920300-920330, 920350, 920450/920451,
- * 920520, 920600, 920660, 920190/920200, 921230, 921250, and httpoxy): which are missing, empty, doubled
+ * 920510, 920520/920521, 920600, 920660, 920190/920200, 921230, 921250, and httpoxy): which are missing, empty, doubled
  * or out of place.
  *
  * Severities (the spec is silent; our choice):
@@ -11,17 +11,23 @@
  *   encodings filters and content sniffing read differently), `Request-Range` (CRS 920660), an
  *   EBCDIC `X-Up-Devcap-Post-Charset` from an Openwave ("UP") User-Agent (CRS 920490).
  * - 1: what real clients do send: no Host (HTTP/1.0), WebDAV headers, compressed request bodies,
- *   an empty User-Agent, a Content-Range that does not parse (CRS 920450).
+ *   an empty User-Agent, a Content-Range that does not parse (CRS 920450). Also what no client
+ *   sends but harms nobody by itself, the marks of a hand-made request or a parser probe: a byte
+ *   range list with a part that is no range or crowded small parts (CRS 920200), a Connection
+ *   token twice (920210), Cache-Control directives no registry lists or runs of empty elements
+ *   (920510), Accept-Encoding codings no registry or shipped client knows (920521).
  * - Not findings at all, though CRS flags them: a Host that is an IP address (an administrator
  *   opening the site by its address, monitoring) and no User-Agent (load-balancer health checks such
  *   as HAProxy's `option httpchk`). Strict is the default block mode, and blocking these there
  *   would take sites down for their own operators. Neither is an attack by itself.
- *   A missing or empty Accept is not recorded either: Go, Python and many API clients omit it; a
- *   Range that does not parse or is void is ignored by the server, so it is not recorded either.
- *   Nor are a repeated Connection token (`keep-alive, keep-alive`: proxies append their own),
- *   Cache-Control directives outside RFC 9111's list (CRS 920510: extensions are allowed and the
- *   origin ignores what it does not know), or up to ten Range parts (PDF readers ask for several
- *   at once; the Apache killer's shape, overlapping parts by the dozen, stays 2).
+ *   A missing or empty Accept is not recorded either (CRS 920300-920311): Go, Python and many API
+ *   clients omit it, iOS apps (CFNetwork) send it empty. A Range without a unit or made void by
+ *   last < first is ignored by the server, so it is not recorded either (checkRange says more),
+ *   nor are a Connection token repeated across two Connection lines (a proxy's `add-header`),
+ *   response directives in Cache-Control (CRS 920510 flags `private`: single-page apps copy the
+ *   "disable caching" recipe, `no-cache, no-store, must-revalidate`, into their requests), or up
+ *   to ten Range parts on a PDF (PDF readers ask for several at once; the Apache killer's shape,
+ *   overlapping parts by the dozen, stays 2).
  */
 import { percentDecode } from '../decode/url.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
@@ -134,46 +140,90 @@ function checkProxyHeaders(view: RequestView): ProtocolHit | null {
   return null;
 }
 
-/** `keep-alive, close` together: no client means both. */
+/**
+ * Connection (CRS 920210): `keep-alive, close` together (no client means both), or one token twice
+ * in one field line (`close, close`). A proxy must drop the client's Connection field before it
+ * forwards the request (RFC 9110 §7.6.1), so none appends its own token to it; a second Connection
+ * line (a sloppy proxy's `add-header`) is not counted. Both are hand-made requests, harmless by
+ * themselves: 1.
+ */
 function checkConnection(view: RequestView): ProtocolHit | null {
   const values = view.headers.get('connection');
   if (!values) return null;
   const tokens = values.join(',').toLowerCase().split(',').map((t) => t.trim());
   if (tokens.includes('keep-alive') && tokens.includes('close')) return protocolHit('protocol.connection_conflict', 1, where('Connection'), values.join(', '));
+  for (const value of values) {
+    const line = value.toLowerCase().split(',').map((t) => t.trim()).filter((t) => t !== '');
+    if (new Set(line).size < line.length) return protocolHit('protocol.connection_repeated', 1, where('Connection'), value);
+  }
   return null;
 }
 
 /**
- * Range and the obsolete Request-Range (RFC 9110 §14.2): `bytes=first-last,…`. Last before first is
- * invalid; dozens of overlapping parts are the Apache "killer" (CVE-2011-3192); a unit-less
- * `1-2` or more than five parts is odd but not fatal.
+ * Range and the obsolete Request-Range (RFC 9110 §14.2): `bytes=first-last,…`. Severities:
+ * - 2: dozens of overlapping parts, the Apache killer (CVE-2011-3192).
+ * - 1 (CRS 920200): a `bytes=` list with a part that is no range at all (`-`, `1-2-3`, `x`): no
+ *   client library writes one; and six or more parts for anything but a PDF when some of them
+ *   overlap, touch or leave gaps shorter than a multipart part's own headers (~80 bytes). RFC 9110
+ *   §14.2 lets a server refuse exactly that shape, and no client asks for it: download tools ask
+ *   for one range per connection, zsync for blocks far apart, browsers for one range. PDF readers
+ *   (byte serving of linearized files) do ask for many small parts at once, so a `.pdf` keeps up
+ *   to ten parts unrecorded, as do five parts or fewer of anything (CRS 920202, six parts of a
+ *   PDF at paranoia 4, is not followed: its must-pass twin sends the very same request).
+ * - Not recorded: a Range without a unit (`Range: test`, `Range: 0-1`: no range at all, the
+ *   server ignores it), a part whose last byte is before its first (the whole header is then
+ *   void, RFC 9110 §14.1.1: CRS's own PDF tests send such), and empty list elements (recipients
+ *   must skip them, RFC 9110 §5.6.1).
  */
 function checkRange(view: RequestView): ProtocolHit | null {
   for (const name of ['range', 'request-range']) {
     const value = header(view, name);
     if (value === undefined) continue;
     const where_ = where(name === 'range' ? 'Range' : 'Request-Range');
-    // A Range that does not parse is ignored by the server (RFC 9110 §14.2): nothing to report.
     const m = /^\s*([a-z]+)\s*=\s*(.*)$/i.exec(value);
     if (!m) continue;
-    const specs = m[2]!.split(',');
+    const specs = m[2]!.split(',').filter((spec) => spec.trim() !== '');
+    if (specs.length === 0) continue;
     let invalid = false;
+    let malformed = false;
     const starts = new Set<string>();
     let repeatedStarts = 0;
+    const parts: { first: number; last: number }[] = [];
     for (const spec of specs) {
       const r = /^\s*(\d*)\s*-\s*(\d*)\s*$/.exec(spec);
-      if (!r || (r[1] === '' && r[2] === '')) return null;
+      if (!r || (r[1] === '' && r[2] === '')) {
+        malformed = true;
+        continue;
+      }
       if (r[1] !== '' && r[2] !== '' && Number(r[2]) < Number(r[1])) invalid = true;
       if (starts.has(r[1]!)) repeatedStarts++;
       starts.add(r[1]!);
+      if (r[1] !== '') parts.push({ first: Number(r[1]), last: r[2] === '' ? Infinity : Number(r[2]) });
     }
     // Overlapping parts from one offset: the Apache killer's shape (each part is served in full).
     if (specs.length > 50 || repeatedStarts >= 5) return protocolHit('protocol.range_flood', 2, where_, value);
+    if (m[1]!.toLowerCase() !== 'bytes') continue; // a unit the server does not know: ignored
+    if (malformed) return protocolHit('protocol.range_syntax', 1, where_, value);
     // last < first makes the whole header void (RFC 9110 §14.1.1): the server ignores it.
     if (invalid) continue;
     if (specs.length > 10) return protocolHit('protocol.range_many', 1, where_, value);
+    if (specs.length >= 6 && !/\.pdf$/i.test(percentDecode(view.path)) && crowded(parts)) return protocolHit('protocol.range_many', 1, where_, value);
   }
   return null;
+}
+
+/** Part headers of a multipart/byteranges answer: a gap shorter than them is cheaper sent than skipped. */
+const rangeGapWorthSkipping = 80;
+
+/** Do some of the parts overlap, touch, or leave a gap no client would skip? */
+function crowded(parts: readonly { first: number; last: number }[]): boolean {
+  const sorted = [...parts].sort((a, b) => a.first - b.first);
+  let reach = -Infinity; // the last byte any earlier part asks for
+  for (const part of sorted) {
+    if (part.first <= reach + rangeGapWorthSkipping) return true;
+    reach = Math.max(reach, part.last);
+  }
+  return false;
 }
 
 /**
@@ -186,10 +236,71 @@ function checkRequestRange(view: RequestView): ProtocolHit | null {
   return value ? protocolHit('protocol.request_range', 2, where('Request-Range'), value.join(', ')) : null;
 }
 
-function checkSizes(view: RequestView): ProtocolHit | null {
+/** `token`, `token=token` or `token="quoted"`: one element of a Cache-Control list (RFC 9111 §5.2). */
+const cacheDirective = /^([!#$%&'*+.^_`|~0-9a-z-]+)(?:\s*=\s*(?:[!#$%&'*+.^_`|~0-9a-z-]+|"(?:[^"\\]|\\.)*"))?$/i;
+
+/**
+ * The IANA Cache Directive Registry (request and response directives alike: single-page apps copy
+ * the "disable caching" recipe, `no-cache, no-store, must-revalidate, private`, into their
+ * requests), and IE's `pre-check`/`post-check`, which the same recipe carries.
+ */
+const cacheDirectives = new Set([
+  'max-age', 'max-stale', 'min-fresh', 'no-cache', 'no-store', 'no-transform', 'only-if-cached', 'stale-if-error',
+  'stale-while-revalidate', 'must-revalidate', 'must-understand', 'proxy-revalidate', 'private', 'public', 's-maxage', 'immutable',
+  'pre-check', 'post-check',
+]);
+
+/**
+ * Cache-Control (CRS 920510): a list of registered directives. A name no registry, browser or
+ * library writes (`foo=bar`), an element that is no directive, or a run of empty elements
+ * (`max-age=1,,,max-stale=2`: senders must not write them, RFC 9110 §5.6.1) is a request written
+ * by hand or a probe of a cache's parser; the origin ignores what it does not know, so: 1.
+ */
+function checkCacheControl(view: RequestView): ProtocolHit | null {
+  const values = view.headers.get('cache-control');
+  if (!values) return null;
+  for (const value of values) {
+    if (value.trim() === '') continue;
+    const elements = value.split(',').map((e) => e.trim());
+    // One empty element (a trailing comma from a join) is tolerated; two in a row are not.
+    const emptyRun = elements.some((e, i) => e === '' && elements[i + 1] === '');
+    // (A quoted value with a comma inside, `no-cache="a, b"`, is a response's; it fails here too.)
+    const bad = elements.find((e) => e !== '' && !cacheDirectives.has(cacheDirective.exec(e)?.[1]!.toLowerCase() ?? ''));
+    if (emptyRun || bad !== undefined) return protocolHit('protocol.cache_control', 1, where('Cache-Control'), value);
+  }
+  return null;
+}
+
+/**
+ * Content codings a client may ask for: IANA's HTTP Content Coding Registry (with Chrome's
+ * dictionary codings `dcb`/`dcz`) and the ones shipped clients still send: `sdch` (old Chrome),
+ * `bzip2`/`bzip`/`lzma`/`xz` (text browsers: w3m, Lynx, ELinks), `peerdist` (Windows
+ * BranchCache), `lz4`/`snappy` (RPC clients); and two widespread misuses: PHP's
+ * `CURLOPT_ENCODING => 'UTF-8'` (a charset taken for a coding) and the copied scraping recipe's
+ * `Accept-Encoding: none`.
+ */
+const contentCodings = new Set([
+  '*', 'aes128gcm', 'br', 'compress', 'dcb', 'dcz', 'deflate', 'exi', 'gzip', 'identity', 'pack200-gzip', 'x-compress', 'x-gzip', 'zstd',
+  'sdch', 'bzip2', 'x-bzip2', 'bzip', 'lzma', 'lzma2', 'xz', 'peerdist', 'lz4', 'snappy', 'utf-8', 'utf8', 'none',
+]);
+
+/** `coding` with optional `;q=0.5`-style parameters. */
+const acceptedCoding = /^([!#$%&'*+.^_`|~0-9a-z-]+)\s*(?:;\s*[!#$%&'*+.^_`|~0-9a-z-]+\s*=\s*[!#$%&'*+.^_`|~0-9a-z-]+\s*)*$/i;
+
+/**
+ * Accept-Encoding (CRS 920520/920521): browsers send about 30 characters, hundreds are a parser
+ * probe; a coding that is in no registry and no shipped client (`foobar`), or an element that is
+ * no coding, is a hand-made request. The server ignores codings it does not know, so both are 1.
+ */
+function checkAcceptEncoding(view: RequestView): ProtocolHit | null {
   const encoding = header(view, 'accept-encoding');
-  // Browsers send about 30 characters; hundreds are a parser probe (CRS 920520).
-  if (encoding !== undefined && encoding.length > 100) return protocolHit('protocol.accept_encoding_long', 1, where('Accept-Encoding'), encoding);
+  if (encoding === undefined) return null;
+  if (encoding.length > 100) return protocolHit('protocol.accept_encoding_long', 1, where('Accept-Encoding'), encoding);
+  for (const element of encoding.split(',')) {
+    if (element.trim() === '') continue;
+    const coding = acceptedCoding.exec(element.trim())?.[1]?.toLowerCase();
+    if (coding === undefined || !contentCodings.has(coding)) return protocolHit('protocol.accept_encoding_unknown', 1, where('Accept-Encoding'), encoding);
+  }
   return null;
 }
 
@@ -237,7 +348,8 @@ export function checkHeaders(view: RequestView): ProtocolHit | null {
     checkRange(view),
     checkRequestRange(view),
     checkConnection(view),
-    checkSizes(view),
+    checkCacheControl(view),
+    checkAcceptEncoding(view),
     checkCookieVersion(view),
     checkClientHeaders(view),
     checkHeaderBytes(view),

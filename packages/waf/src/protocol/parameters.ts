@@ -16,7 +16,12 @@
  * Not checked here, in either mode: how many parameters, how long a name or value, how large an
  * upload (CRS 920360-920400). Those are limits of one site (a CMS editor posts 200 KB of HTML, a
  * survey 300 fields), CRS itself leaves them unset by default, and the body size cap is the site's
- * own setting; a default that guessed them would break ordinary sites.
+ * own setting; a default that guessed them would break ordinary sites. Nor, in either mode, a
+ * backslash before a letter (CRS 920460 `\c`): Windows paths (`C:\Users\chris`), regexes (`\d+`)
+ * and LaTeX (`\cite`) are ordinary values, and the command detectors read backslashes inside
+ * command words (`pa\ssw\d`); nor broken escapes in a form body (CRS 920240: `%1G`, `%w2`, a
+ * trailing `%`): browsers escape every `%` they send, but `curl -d 'off=50%'` does not, and CRS's
+ * own must-pass tests send the same broken bytes in a query.
  */
 import { percentDecode } from '../decode/url.ts';
 import type { RequestInput } from '../types.ts';
@@ -146,9 +151,11 @@ function checkNames(inputs: readonly RequestInput[]): ProtocolHit | null {
 const overrideVerbs = new Set(['PUT', 'PATCH', 'DELETE', 'POST']);
 
 /**
- * `_method` (CRS 920650). Rails and Laravel forms post `_method=PUT|PATCH|DELETE` in the body, and
- * Express's method-override documents `POST /resource?_method=DELETE`: both are how ordinary sites
- * work, so a POST asking for a REST verb is no finding in either mode. What no form does (2):
+ * `_method` (CRS 920650). Rails and Laravel forms post `_method=PUT|PATCH|DELETE` in the body
+ * (Rails in lower case), and Express's method-override documents `POST /resource?_method=DELETE`
+ * (the form action of countless Express tutorials): both are how ordinary sites work, so a POST
+ * asking for a REST verb is no finding in either mode, in the body or the query, however spelled;
+ * strict is a new site's default and must not break them. What no form does (2):
  *  - a GET or HEAD that asks to be read as another verb: a link is all it takes, and SameSite=Lax
  *    cookies ride along on a top-level GET (CSRF past SameSite);
  *  - TRACE, TRACK, DEBUG, CONNECT (cross-site tracing, tunnels);

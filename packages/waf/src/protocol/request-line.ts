@@ -10,6 +10,18 @@
  * `#fragment` (a MUST NOT, but the server ignores it). An escaped control byte in the query is not
  * recorded: CRS's own must-pass tests send one in ordinary text (`…is%02`), and the value
  * detectors see the decoded text anyway.
+ *
+ * Byte ranges left out on purpose, in both modes (strict is a new site's default):
+ * - escaped bytes 0x80-0xFF that are not UTF-8 (CRS 920250's lone `%c0` or cut `%E2%A3`, 920272's
+ *   `%80`/`%FF`): forms of sites still in a legacy charset send them as text (windows-1251 `я` is
+ *   `%FF`, windows-1252 `€` is `%80`, Latin-1 `À` is `%C0`), and a CRS must-pass test puts `%FF`
+ *   in a path. Overlong forms stay findings (checkOverlong): a lenient decoder turns them into
+ *   `/`, `.`, `\`, which is worth more than the rare legacy text that collides with them
+ *   (windows-1251 `АЇ`, as in `УКРАЇНА`, is C0 AF). Out-of-range forms (`%F5%80%BF%BF`, past
+ *   U+10FFFF) decode to no ASCII in any decoder, so they hide nothing from a filter, and
+ *   windows-1251 Ukrainian text writes the same bytes (`ції»` is F6 B3 BF BB);
+ * - printable ASCII CRS 920272-920274 narrow further at paranoia 3-4: `%` (50% off), space, `<`,
+ *   backtick are text, and the value detectors judge them in context.
  */
 import { percentDecode } from '../decode/url.ts';
 import { alnumHexCode } from './alnum-code.ts';

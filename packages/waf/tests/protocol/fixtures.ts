@@ -1,7 +1,9 @@
 /**
  * Requests for the request-level checks, written by hand from the shapes of CRS 911-943 and the
  * RFCs (not copied from any corpus). `attacks`: the rule and severity each must produce;
- * `suspicious`: odd but real clients send them, severity 1 at most; `benign`: no finding at all.
+ * `suspicious`: odd but real clients send them, severity 1 at most; `probes`: no client sends
+ * them but they harm nobody by themselves, severity 1 (strict blocks, loose records);
+ * `benign`: no finding at all.
  */
 import { browser } from './wire.ts';
 
@@ -14,6 +16,9 @@ export interface Fixture {
 
 const form = (body: string, type = 'application/x-www-form-urlencoded') => `POST /account HTTP/1.1\n${browser}\nContent-Type: ${type}\nContent-Length: ${body.length}\n\n${body}`;
 const multipart = (part: string) => form(`--XyZ\r\n${part}\r\n--XyZ--\r\n`, 'multipart/form-data; boundary=XyZ');
+
+/** A browser's head without its Accept-Encoding, for the fixtures that write their own. */
+const browserHead = browser.split('\n').filter((line) => !line.startsWith('Accept-Encoding:')).join('\n');
 
 export const attacks: Fixture[] = [
   { what: 'method with a pipe', wire: `|GET / HTTP/1.1\n${browser}\n\n`, rule: 'protocol.method_syntax', severity: 2 },
@@ -123,6 +128,20 @@ export const suspicious: Fixture[] = [
   { what: 'the same type appended twice by a client (fetch Headers.append)', wire: form('{}', 'application/json, application/json'), rule: 'protocol.content_type_syntax' },
 ];
 
+export const probes: Fixture[] = [
+  { what: 'six touching byte ranges of a page', wire: `GET /index.html HTTP/1.1\n${browser}\nRange: bytes=0-99,100-199,200-299,300-399,400-499,500-599\n\n`, rule: 'protocol.range_many' },
+  { what: 'six byte ranges under an open first one (overlapping)', wire: `GET /img/hero.jpg HTTP/1.1\n${browser}\nRange: bytes=0-,10000-10100,20000-20100,30000-30100,40000-40100,50000-50100\n\n`, rule: 'protocol.range_many' },
+  { what: 'six ranges, one of them inside another', wire: `GET /img/hero.jpg HTTP/1.1\n${browser}\nRange: bytes=0-4999,20000-20099,1000-1099,40000-40099,60000-60099,80000-80099\n\n`, rule: 'protocol.range_many' },
+  { what: 'six two-byte ranges a few bytes apart', wire: `GET /app.js HTTP/1.1\n${browser}\nRange: bytes=10-11, 20-21, 30-31, 40-41, 50-51, 60-61\n\n`, rule: 'protocol.range_many' },
+  { what: 'a byte range part that is no range', wire: `GET / HTTP/1.1\n${browser}\nRange: bytes=0-10,-,20-30\n\n`, rule: 'protocol.range_syntax' },
+  { what: 'a Connection token twice in one line', wire: `GET / HTTP/1.1\n${browser}\nConnection: close, close\n\n`, rule: 'protocol.connection_repeated' },
+  { what: 'a Cache-Control directive no registry lists', wire: `GET / HTTP/1.1\n${browser}\nCache-Control: max-age=0, foo=bar\n\n`, rule: 'protocol.cache_control' },
+  { what: 'a run of empty Cache-Control elements', wire: `GET / HTTP/1.1\n${browser}\nCache-Control: max-age=1,,,max-stale=2\n\n`, rule: 'protocol.cache_control' },
+  { what: 'a Cache-Control element that is no directive', wire: `GET / HTTP/1.1\n${browser}\nCache-Control: no-cache, <x>\n\n`, rule: 'protocol.cache_control' },
+  { what: 'an Accept-Encoding coding nobody ships', wire: `GET / HTTP/1.1\n${browserHead}\nAccept-Encoding: gzip, foobar\n\n`, rule: 'protocol.accept_encoding_unknown' },
+  { what: 'an Accept-Encoding element that is no coding', wire: `GET / HTTP/1.1\n${browserHead}\nAccept-Encoding: gzip, "br"\n\n`, rule: 'protocol.accept_encoding_unknown' },
+];
+
 export const benign: Fixture[] = [
   // Not findings (headers.ts says why): the site opened by its address, a health check without User-Agent.
   { what: 'Host that is an address (health check)', wire: 'GET /health HTTP/1.1\nHost: 10.0.0.5:8080\nUser-Agent: kube-probe/1.29\nAccept: */*\n\n' },
@@ -170,4 +189,19 @@ export const benign: Fixture[] = [
   { what: 'multipart/mixed batch', wire: form('--b1\r\nContent-Type: application/http\r\n\r\nGET /x HTTP/1.1\r\n--b1--\r\n', 'multipart/mixed; boundary=b1') },
   { what: 'Rails form putting a record through POST', wire: form('_method=put&title=Tea') },
   { what: 'a file name written by Go with its own backslash doubled', wire: multipart('Content-Disposition: form-data; name="f"; filename="C:\\\\temp\\\\a.txt"\r\n\r\nx') },
+  // Ranges, caching and codings as shipped clients write them (headers.ts: checkRange, checkCacheControl, checkAcceptEncoding).
+  { what: 'a PDF reader fetching many small parts of a linearized file', wire: `GET /manuals/guide.pdf HTTP/1.1\n${browser}\nRange: bytes=0-1023, 1100-1200, 1250-1300, 4096-4200, 8000-8100, 9000-9050, 9100-9200\n\n` },
+  { what: 'zsync fetching blocks of an image far apart', wire: 'GET /releases/app-1.4.AppImage HTTP/1.1\nHost: dl.shop.example\nUser-Agent: zsync/0.6.2\nRange: bytes=0-2047,65536-67583,131072-133119,196608-198655,262144-264191,327680-329727\n\n' },
+  { what: 'five adjacent ranges', wire: `GET /data.bin HTTP/1.1\n${browser}\nRange: bytes=0-9, 10-19, 20-29, 30-39, 40-49\n\n` },
+  { what: 'a Range with a trailing comma (an empty element, skipped)', wire: `GET /media/intro.mp4 HTTP/1.1\n${browser}\nRange: bytes=0-1023,\n\n` },
+  { what: 'Firefox opening a WebSocket', wire: `GET /ws HTTP/1.1\n${browser}\nConnection: keep-alive, Upgrade\nUpgrade: websocket\nSec-WebSocket-Version: 13\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\n\n` },
+  { what: 'a proxy adding its own Connection line', wire: `GET / HTTP/1.1\n${browser}\nConnection: keep-alive\nConnection: keep-alive\n\n` },
+  { what: 'a reload (Cache-Control: no-cache)', wire: `GET / HTTP/1.1\n${browser}\nCache-Control: no-cache\nPragma: no-cache\n\n` },
+  { what: 'a single-page app sending the "disable caching" recipe', wire: 'GET /api/orders HTTP/1.1\nHost: api.shop.example\nUser-Agent: Mozilla/5.0 Chrome/126.0\nAccept: application/json\nCache-Control: no-cache, no-store, must-revalidate, post-check=0, pre-check=0\nPragma: no-cache\nExpires: 0\n\n' },
+  { what: 'Cache-Control joined with a trailing comma', wire: `GET / HTTP/1.1\n${browser}\nCache-Control: max-age=0, private,\n\n` },
+  { what: 'Chrome asking for zstd and dictionary codings', wire: `GET / HTTP/1.1\n${browserHead}\nAccept-Encoding: gzip, deflate, br, zstd, dcb, dcz\n\n` },
+  { what: 'w3m', wire: 'GET / HTTP/1.1\nHost: shop.example\nUser-Agent: w3m/0.5.3\nAccept: text/html, text/*;q=0.5, image/*\nAccept-Encoding: gzip, compress, bzip, bzip2, deflate\n\n' },
+  { what: "Ruby's Net::HTTP with q values", wire: 'GET /api/items HTTP/1.1\nHost: api.shop.example\nUser-Agent: Ruby\nAccept: */*\nAccept-Encoding: gzip;q=1.0,deflate;q=0.6,identity;q=0.3\n\n' },
+  { what: "PHP's curl told CURLOPT_ENCODING => 'UTF-8'", wire: 'POST /api/webhook HTTP/1.1\nHost: api.shop.example\nAccept: */*\nAccept-Encoding: UTF-8\nContent-Type: application/json\nContent-Length: 2\n\n{}' },
+  { what: 'an empty Accept-Encoding', wire: `GET / HTTP/1.1\n${browserHead}\nAccept-Encoding: \n\n` },
 ];

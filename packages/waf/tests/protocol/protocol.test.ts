@@ -8,7 +8,7 @@ import { inspect } from '../../src/inspect.ts';
 import { bodyInputs, headerInputs, requestLineInputs } from '../../src/inputs.ts';
 import { protocolHits, viewOf, type ProtocolHit } from '../../src/protocol/index.ts';
 import type { WafRequest } from '../../src/types.ts';
-import { attacks, benign, suspicious } from './fixtures.ts';
+import { attacks, benign, probes, suspicious } from './fixtures.ts';
 import { wire } from './wire.ts';
 
 function findings(request: WafRequest): ProtocolHit[] {
@@ -36,6 +36,17 @@ describe('request-level checks: odd but real clients', () => {
     expect(hits.map((h) => h.rule)).toContain(fixture.rule);
     expect(hits.filter((h) => h.severity === 2)).toEqual([]);
     expect(inspect(request, { mode: 'loose' }).action).not.toBe('block');
+  });
+});
+
+describe('request-level checks: probes no client sends', () => {
+  it.each(probes.map((f) => [f.what, f]))('%s', (_what, fixture) => {
+    const request = wire(fixture.wire);
+    const hits = findings(request);
+    expect(hits.map((h) => `${h.rule}/${h.severity}`)).toContain(`${fixture.rule}/1`);
+    expect(hits.filter((h) => h.severity === 2)).toEqual([]);
+    expect(inspect(request, { mode: 'loose' })).toMatchObject({ action: 'record', rule: fixture.rule });
+    expect(inspect(request, { mode: 'strict' })).toMatchObject({ action: 'block', rule: fixture.rule });
   });
 });
 
