@@ -171,6 +171,11 @@ describe('PHP injection detector: a whole value that is one bare call', () => {
     { value: 'ldap_get_entries()', severity: 1 },
     { value: 'sodium_crypto_aead_chacha20poly1305_ietf_keygen (', location: 'xml', severity: 1 },
     { value: 'odbc_connection_string_should_quote(', location: 'body_name', severity: 1 },
+    // a dangerous compound name handed an argument list across an `=`: suspicious (strict mode)
+    { value: 'Shell_exec=(bla)', location: 'body', severity: 1, rule: 'php.function_call' },
+    { value: 'ZlIb_DeCoDe=(bla)', location: 'body', severity: 1 },
+    { value: 'base64_decode = ($x)', severity: 1 },
+    { value: 'call_user_func=(', severity: 1 },
   ]);
   checkBenign(detectPhpInjection, [
     { value: 'maybe_unserialize()' }, // WordPress's own function
@@ -182,5 +187,13 @@ describe('PHP injection detector: a whole value that is one bare call', () => {
     { value: 'pg_dump (the tool) keeps failing' },
     { value: 'Use ldap_get_entries() after ldap_search()', location: 'body', below: 2 },
     { value: 'curl_setopt($ch, CURLOPT_URL, $url);', location: 'body', below: 2 },
+    // names alone or bound to a group without an underscore, a setting, a sentence, a documentation search
+    { value: 'shell_exec' },
+    { value: 'base64_decode' },
+    { value: 'exec=(1)' },
+    { value: 'my_shell_exec=(x)' },
+    { value: 'sort_order=(asc)' },
+    { value: 'shell_exec=(bla) is disabled on my host', location: 'body' },
+    { value: 'Is shell_exec disabled?' },
   ]);
 });

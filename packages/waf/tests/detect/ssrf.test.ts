@@ -64,6 +64,17 @@ describe('SSRF detector', () => {
     expect(detectSsrf('http:/192.168.1.10:8080', 'query')?.severity).toBe(1);
     expect(detectSsrf('http:93.184.216.34', 'query')).toBeNull();
   });
+  it('takes the loopback aliases of hosts files as clear attacks, localhost itself as suspicious (CRS 934190)', () => {
+    for (const value of ['localhost4/', 'localhost4.localdomain4/', 'ipv6-localhost/', 'ip6-loopback/', 'http://ip6-localhost:8080/admin', 'gopher://localhost6.localdomain6/_x']) {
+      expect(detectSsrf(value, 'query')?.severity, value).toBe(2);
+    }
+    expect(detectSsrf('localhost/', 'query')?.severity).toBe(1);
+    expect(detectSsrf('http://localhost.localdomain/', 'query')?.severity).toBe(1);
+    // a pasted hosts file names them with no URL; a Referer is navigation
+    expect(detectSsrf('127.0.0.1 localhost localhost4 localhost4.localdomain4', 'body')).toBeNull();
+    expect(detectSsrf('::1 ip6-localhost ip6-loopback', 'body')).toBeNull();
+    expect(detectSsrf('http://ip6-localhost/', 'header', 'Referer')).toBeNull();
+  });
   it('keeps development callbacks below the loose threshold', () => {
     expect(detectSsrf('http://localhost:3000/auth/callback', 'query')?.severity).toBe(1);
     expect(detectSsrf('http://192.168.1.20/status', 'query')?.severity).toBe(1);

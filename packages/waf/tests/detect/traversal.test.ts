@@ -49,6 +49,14 @@ describe('path traversal detector', () => {
     { value: '..;.\\.;\\.' },
     { value: '..;jsessionid=1/admin', location: 'header' },
     { value: '..;/x', location: 'cookie' },
+    // a database dump in an archive, named in a parameter: suspicious (strict mode)
+    { value: 'backup.sql.zip', severity: 1, rule: 'traversal.dump_file' },
+    { value: 'exports/site-2024.SQL.GZ', location: 'body', severity: 1 },
+    { value: 'C:\\dumps\\db.sql.7z', severity: 1 },
+    // a development server's module routes (Vite), on the request path: suspicious (strict mode)
+    { value: '/@id/__x00__', location: 'path', severity: 1, rule: 'traversal.dev_server_route' },
+    { value: '/@fs/home/app/src/main.ts', location: 'path', severity: 1 },
+    { value: '/@fs/C:/Users/dev/app/vite.config.ts', location: 'path', severity: 1 },
   ]);
   checkBenign(detectPathTraversal, [
     { value: 'C:\\Users\\bob\\Documents\\report.docx' },
@@ -72,6 +80,21 @@ describe('path traversal detector', () => {
     { value: 'well ..; see /docs for more', below: 2 },
     { value: 'Tomcat treats ..;/ as ../ so block it', location: 'body', below: 2 },
     { value: 'a;b/c..d' },
+    // SQL files that are no packed dump, a dump named in a sentence, archives of other things
+    { value: 'migrations/001_init.sql' },
+    { value: 'schema.sql', location: 'body' },
+    { value: 'download backup.sql.zip from the admin panel', location: 'body' },
+    { value: 'photos.zip' },
+    { value: 'postgresql.tar.gz' },
+    { value: 'backup.sql.zip', location: 'path' },
+    // scoped packages and mentions in a path, the routes' names in a parameter
+    { value: '/node_modules/@osd/ui-framework/dist/kui_light.css', location: 'path' },
+    { value: '/users/@fs/profile', location: 'path' },
+    // a profile or a post of someone named "fs" or "id" (Mastodon, Medium)
+    { value: '/@fs/109876543210', location: 'path' },
+    { value: '/@fs/home-improvement-tips-3f2a', location: 'path' },
+    { value: '/@id/with_replies', location: 'path' },
+    { value: '/@id/__x00__', location: 'query' },
   ]);
   checkRobust(detectPathTraversal);
 });

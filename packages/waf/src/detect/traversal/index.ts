@@ -11,6 +11,7 @@
 import type { DetectorHit, InputLocation } from '../../types.ts';
 import { looksBinary, looksLikeDocument } from '../text-shape.ts';
 import { normalizePath } from './normalize.ts';
+import { devServerRoute, dumpArchive } from './probed-names.ts';
 import { findSensitivePath } from './sensitive-files.ts';
 
 export function detectPathTraversal(value: string, location: InputLocation): DetectorHit | null {
@@ -52,7 +53,10 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
     if (prose && looksLikeDocument(value)) return /passwd|shadow|\/proc\/self|win\.ini|id_rsa/.test(sensitive) ? hit('traversal.sensitive_file', sensitive, 1) : null;
     return hit('traversal.sensitive_file', sensitive, prose ? 1 : 2);
   }
-  return null;
+  const dump = dumpArchive(value, location);
+  if (dump) return hit('traversal.dump_file', dump, 1);
+  const route = devServerRoute(value, location);
+  return route ? hit('traversal.dev_server_route', route, 1) : null;
 }
 
 /** Cheap pre-filter: traversal needs a dot or a separator in some spelling. */

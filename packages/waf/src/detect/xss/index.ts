@@ -2,6 +2,7 @@ import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { decodeHtmlEntities } from '../../decode/html-entities.ts';
 import { decodeUtf7 } from '../../decode/utf7.ts';
 import { codeSpans, countWords, looksLikeDocument } from '../text-shape.ts';
+import { entityDeclaration } from './dtd.ts';
 import { readAttributes, startTags } from './html.ts';
 import { activeElements, foldedToAscii, jsEscapedMarkup, referenceSpelledScheme, spelledElement } from './obfuscation.ts';
 import { findEscapedIdentifier, findScript, stringBreakout, tokenizeJs, type JsFinding } from './js.ts';
@@ -362,8 +363,8 @@ export function detectXssAt(value: string, location: InputLocation, name?: strin
   }
   // `\x3cscript\x3e…`: the escaped spelling needs none of the characters cannotBeXss looks for.
   const escapesMarkup = value.indexOf('\\') >= 0 && jsEscapedMarkup(value) !== null;
-  // A name with markup in it is only suspicious: any stronger reading of the same name wins.
-  const markup = nameLocations.has(location) ? markupName(value) : null;
+  // A name with markup in it, or an external entity declaration, is only suspicious: any stronger reading wins.
+  const markup = (nameLocations.has(location) ? markupName(value) : null) ?? entityDeclaration(value);
   if (!escapesMarkup && cannotBeXss(value)) return markup ? toHit(markup, value) : null;
   const inDocument = (location === 'body' || location === 'raw_body') && looksLikeDocument(value);
   const masked = inDocument ? withoutMarkdownCode(value) : null;
