@@ -1,3 +1,4 @@
+import { starFromAfterQuote } from './breakout-probes.ts';
 import { dangerousFunctions, type SqlReader } from './grammar.ts';
 import { divisionCall } from './operators.ts';
 import { selectAfterQuote } from './probes.ts';
@@ -552,5 +553,5 @@ function jsonPathComparison(r: SqlReader): FragmentFinding | null {
 
 /** The first fragment shape in the bare reading of a value. */
 export function sqlFragment(r: SqlReader): FragmentFinding | null {
-  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? cutComparison(r) ?? leadingListItem(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? jsonPathComparison(r) ?? backtickBreakout(r) ?? functionProbe(r) ?? divisionCall(r) ?? selectAfterQuote(r) ?? strictFragment(r);
+  return infoProbe(r) ?? selectListTail(r) ?? leadingStatement(r) ?? leadingClause(r) ?? leadingFrom(r) ?? leadingCondition(r) ?? cutComparison(r) ?? leadingListItem(r) ?? sqlOnlyShapes(r) ?? literalComparison(r) ?? literalRow(r) ?? scientificNotationBypass(r) ?? jsonPathComparison(r) ?? backtickBreakout(r) ?? functionProbe(r) ?? divisionCall(r) ?? selectAfterQuote(r) ?? strictFragment(r) ?? starFromAfterQuote(r);
 }

@@ -2,6 +2,7 @@ import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { codeSpans, looksLikeDocument, spanAt, type CodeSpan } from '../text-shape.ts';
 import { sqlFragment } from './fragments.ts';
 import { SqlReader } from './grammar.ts';
+import { orOperandDebris } from './breakout-probes.ts';
 import { escapedQuoteProbe } from './escaped-quote.ts';
 import { listBreakout } from './lists.ts';
 import { wholeValueProbe } from './probes.ts';
@@ -248,7 +249,7 @@ function breakoutTail(r: SqlReader, i: number, stream: TokenStream, quoted: bool
     if (e && quoted && pos === i && r.at(i - 1)!.text.length === 2 && r.isKeyword(pos, 'or', 'xor') && e.end === pos + 2 && r.is(pos + 1, 'word') && r.tokens.slice(e.end).every((t) => t.type === 'other' || (t.type === 'operator' && t.text === '!'))) {
       return { rule: 'sqli.boolean', severity: 1, at: pos };
     }
-    return null;
+    return quoted && pos === i ? orOperandDebris(r, pos, text) : null;
   }
   if (quoted && pos === i && (t.type === 'operator' || t.type === 'semicolon' || t.type === 'keyword') && shortLiteral(r, i)) {
     const f = literalOperand(r, i, text) ?? closedStatement(r, i) ?? quotedComparison(r, i);
@@ -502,6 +503,11 @@ function readings(value: string): Reading[] {
   if (value.length <= 256 && foldedQuote.test(value)) out.push(...readingsOf(value.replace(foldedQuotes, "'")).filter((r) => r.quoted));
   // The same quotes as UTF-8 bytes read one by one (a header taken as Latin-1): `â\x80\x99`.
   else if (value.length <= 256 && value.includes('\u00e2\u0080') && latin1Quote.test(value)) out.push(...readingsOf(value.replace(latin1Quotes, "'")).filter((r) => r.quoted));
+  // `starts_with(password,\$\$t\$\$)`: PostgreSQL's dollar quoting with its dollars escaped for the
+  // shell, Perl or PHP string that carries the payload (and unescapes it before the query is built).
+  // Read unescaped too, its quoted readings only: a shell snippet in a post is still judged by the
+  // grammar. Short values only, as above.
+  if (value.length <= 512 && value.includes('\\$')) out.push(...readingsOf(value.replaceAll('\\$', '$')).filter((r) => r.quoted));
   // A value opening with a backtick may continue an identifier the application quoted
   // (`` ` AS `x` FROM``): read after an opening backtick, for the fragment shapes only.
   if (value.trimStart().startsWith('`')) {

@@ -28,6 +28,18 @@ export function mixedQuoteProbe(value: string): DetectorHit | null {
 }
 
 /**
+ * `` "` * 123 ``, `` '`-5 ``: a quote and a backtick together (the literal and the quoted name both
+ * closed, whichever the value lands in) and then arithmetic on a number — whether the database
+ * evaluates it shows in the answer. The two quote characters side by side are what no text writes;
+ * `"*" 5` or `` `x` * 2 `` (Markdown code) put letters or a closing quote between them.
+ */
+const quoteArithmetic = /^\s*(?:["']\s*`|`\s*["'])\s*[*/%+-]\s*\d{1,12}\s*$/;
+
+export function quoteArithmeticProbe(value: string): DetectorHit | null {
+  return value.includes('`') && quoteArithmetic.test(value) ? { kind: 'sqli', rule: 'sqli.quote_probe', severity: 1, evidence: value } : null;
+}
+
+/**
  * `'select H`, `'SELECT *`: the value closes the application's literal at once (the quoted reading's
  * first token is the empty `''`) and starts a second SELECT — MSSQL runs it without a `;` — cut after
  * one letter, a star or a number: the probe of a statement, not its body. `'select all` and
@@ -57,5 +69,5 @@ export function wholeValueProbe(value: string, location: InputLocation, name?: s
   if (value.length > 24 || value.length < 2) return null;
   const first = value.charCodeAt(0);
   if (first >= 128 || probeStarts[first] === 0) return null;
-  return operatorAlone(value, location, name) ?? mixedQuoteProbe(value);
+  return operatorAlone(value, location, name) ?? mixedQuoteProbe(value) ?? quoteArithmeticProbe(value);
 }

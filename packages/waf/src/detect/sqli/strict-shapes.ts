@@ -1,6 +1,7 @@
 import type { SqlReader } from './grammar.ts';
 import type { FragmentFinding } from './fragments.ts';
 import { quoteProbe } from './quote-probes.ts';
+import { loginProbe } from './login-probes.ts';
 
 /**
  * Fragments that are SQL-shaped but short enough that a person could, rarely, type them: the
@@ -165,5 +166,5 @@ const operatorWords = new Set(['like', 'rlike', 'regexp', 'glob', 'ilike', 'is',
 
 /** The first strict-only shape the reading matches. */
 export function strictFragment(r: SqlReader): FragmentFinding | null {
-  return comparedWithOpenLiteral(r) ?? blankLiteralList(r) ?? bareLiteralCondition(r) ?? oddCaseClause(r) ?? backtickComparison(r) ?? setVariable(r) ?? appendedParenTest(r) ?? danglingLogical(r) ?? assignmentList(r) ?? quotedProvider(r) ?? sqlOnlyConditionCut(r) ?? quoteProbe(r);
+  return comparedWithOpenLiteral(r) ?? blankLiteralList(r) ?? bareLiteralCondition(r) ?? oddCaseClause(r) ?? backtickComparison(r) ?? setVariable(r) ?? appendedParenTest(r) ?? danglingLogical(r) ?? assignmentList(r) ?? quotedProvider(r) ?? sqlOnlyConditionCut(r) ?? quoteProbe(r) ?? loginProbe(r);
 }
