@@ -39,6 +39,8 @@ const english = [
   'host', 'w', 'time', 'nice', 'perf', 'shutdown', 'watch', 'which', 'whereis', 'stat', 'diff', 'strings', 'split',
   // debuggers and editors: "(gdb) bt" prompts and "vim" in posts need shell-shaped arguments to count
   'gdb', 'vim', 'irb',
+  // power control: "reboot" is a word too; a lone one counts only typed and submitted (index.ts)
+  'reboot', 'poweroff',
   // text tools of coreutils: "fold", "column" are words, so they need shell-shaped arguments too
   'column', 'fold', 'comm', 'date', 'trap', 'chef', 'll',
   // windows

@@ -17,7 +17,7 @@ import { findBatchStatement } from './batch.ts';
 import { hit } from './hit.ts';
 import { detectCodeExec } from './code-exec.ts';
 import { distinctiveWrappers, globMatch, resolveCommand, shellKeywords, toolOnlyNames, wrappers, type ResolvedCommand } from './commands.ts';
-import { looksBinary, looksLikeDocument } from '../text-shape.ts';
+import { countWords, looksBinary, looksLikeDocument } from '../text-shape.ts';
 import { detectShellForms } from './shell-forms.ts';
 import { isInterpreter, isScriptRun } from './script-run.ts';
 import { hasVerbs, isSubcommandLine } from './subcommands.ts';
@@ -64,12 +64,30 @@ export function detectCmdi(value: string, location: InputLocation, name?: string
     if (found && (location === 'body' || location === 'raw_body') && looksLikeDocument(value)) {
       // Commands and code quoted in a post are what developer forums are made of (see
       // looksLikeDocument): only evasion shapes, which no tutorial needs, still count.
-      return evasiveRules.has(found.rule) ? found : null;
+      return evasiveRules.has(found.rule) || (found.severity === 2 && paddedByItsOwnCommand(value)) ? found : null;
     }
     return found;
   } catch {
     return null;
   }
+}
+
+/**
+ * `Something „The Title”. After something system('echo cd /tmp;wget http://x/a.png -O p2.txt;…`:
+ * a value that reads as a document only by its word count, the words being the command's own (the
+ * quoted argument of a call, URLs, paths). Without them a few words of prose are left: a one-line
+ * value carrying a command chain, not a post quoting one. (A post keeps its guard: markup, code
+ * fences, three lines, or thirty words of its own outside quotes and URLs.)
+ */
+function paddedByItsOwnCommand(value: string): boolean {
+  if (value.length > 4096 || /<[a-z!]|```|`[^`\n]+`/i.test(value)) return false;
+  let lines = 1;
+  for (let i = value.indexOf('\n'); i >= 0 && lines < 3; i = value.indexOf('\n', i + 1)) lines++;
+  if (lines >= 3) return false;
+  // (A quote opens only where no letter stands before it: "don't" and "O'Keefe's" open nothing. An
+  // unclosed quote runs to the end, as a shell reads it.)
+  const own = value.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S*/gi, ' ').replace(/(?<![\p{L}\d])(['"])(?:(?!\1)[^])*(?:\1|$)/gu, ' ').replace(/(?:^|\s)\/\S*/g, ' ');
+  return countWords(own) < 30;
 }
 
 function detect(value: string, location: InputLocation): DetectorHit | null {
@@ -277,7 +295,7 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   // `;trap 'rm -rf file.txt' SIGEXIT`, `;at 2:00 "echo test"`: a quoted command line handed to a
   // command that runs it later (at and batch are no dictionary words: they count only so).
   if (sep !== 'close' && sep !== 'start' && stringRunners.has(name.toLowerCase()) && args.some((a) => runsCommandString(a))) return hit('cmdi.command_line', evidence, 2);
-  const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name)) ?? resolveSwitched(name);
+  const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name)) ?? resolveSwitched(name) ?? pipedEditor(name, sep, leading, pipeCount);
   if (!resolved) return null;
   // An empty expansion before the command ($u wget …) is obfuscation too.
   const emptyBefore = command.words.slice(0, index).some((w) => w.text.length === 0 && w.obfuscated);
@@ -345,6 +363,10 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
       // `cat /path/file.gz`, `ll /var/www/`, `'ll' /var/www/`: a deep absolute path, or a command word in quotes.
       if (shaped && (args.some((a) => deepPath.test(a.text)) || word.quoted === true)) return hit('cmdi.command_line', evidence, 2);
     }
+    // `shutdown⏎`, `reboot⏎`: the machine's power commands typed alone, in lower case, and submitted.
+    // The words are English ("the shutdown"), so suspicious only (strict mode); "Shutdown⏎", a
+    // sentence, or the word without the Enter passes.
+    if (sep === 'start' && entered && args.length === 0 && following === undefined && powerCommands.has(word.text)) return hit('cmdi.command_line', evidence, 1);
     // `ping 127.0.0.1`, `traceroute example.com`: a network probe of one host, alone in the value,
     // is how a search box or a ticket names a host (CRS holds `ping 127.0.0.1` as must-pass for
     // 932260); it reads and writes nothing. With an option (`ping -c 10 …`, a timing probe, judged
@@ -523,6 +545,21 @@ function resolveSwitched(word: string): ResolvedCommand | null {
   if (!m) return null;
   const resolved = resolveCommand(m[1]!, false);
   return resolved?.cls === 'distinctive' ? resolved : null;
+}
+
+/** Power commands: a lone one submitted as a line is a command typed, not a word (see judge). */
+const powerCommands = new Set(['shutdown', 'reboot', 'poweroff']);
+/** Editors a pipe can feed (`|vi`): too short or too plain for the dictionary, read only after a pipe. */
+const pipeEditors = new Set(['vi', 'nano']);
+
+/**
+ * `|vi (x`: a value that opens with a pipe into an editor hands the application's output to a
+ * program, which only an injection writes. (Not after `;`: CRS's must-pass set holds editor
+ * escapes, `;vi -c:\!pwd`, as its own; and "vi" elsewhere is a Roman numeral or a word.)
+ */
+function pipedEditor(name: string, sep: string, leading: boolean, pipeCount: number): ResolvedCommand | null {
+  // (One pipe only: "| vi | vim |" is a table row of editor names.)
+  return leading && sep === '|' && pipeCount === 1 && pipeEditors.has(name) ? { name, cls: 'english' } : null;
 }
 
 /** Form encoding turns spaces into '+': `getent+hosts+x` reaches us when no decoder ran. */
