@@ -130,8 +130,21 @@ function detectLookup(raw: string): DetectorHit | null {
   for (const name of ['env', 'sys', 'java', 'ctx', 'main', 'k8s', 'docker', 'spring', 'bundle', 'log4j', 'base64']) {
     if (names.has(name)) return hit('jndi', 'jndi.log4j_lookup', value.slice(at), 1);
   }
-  return null;
+  return value === raw ? null : referencedOpener(raw);
 }
+
+/**
+ * `$&lbracesomething…`, `$&#123;x`: a lookup opened with a brace reference and a name glued to it,
+ * whatever the name (the payload after the opener varies, the disguise of the opener does not).
+ * Suspicious only (strict mode). Text that escapes braces as references escapes the closing one
+ * too (`$&lbrace;name&rbrace;`, a template quoted in an escaped post) and passes, as does a
+ * reference followed by a blank (`$&lbrace; is how…`).
+ */
+const referencedOpener = (raw: string): DetectorHit | null => {
+  const m = /\$&(?:lbrace|lcub|#0*123|#x0*7b);?[A-Za-z_:]/i.exec(raw);
+  if (!m || /&(?:rbrace|rcub|#0*125|#x0*7d);?/i.test(raw)) return null;
+  return hit('jndi', 'jndi.referenced_brace', raw.slice(m.index), 1);
+};
 
 function hit(kind: 'jndi' | 'java_deserialization', rule: string, evidence: string, severity: 1 | 2): DetectorHit {
   return { kind, rule, evidence: evidence.slice(0, 120), severity };

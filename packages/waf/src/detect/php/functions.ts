@@ -41,6 +41,13 @@ export const builtinFunctions = new Set([
   'ceil', 'abs', 'max', 'min', 'array_pop', 'array_push', 'array_shift', 'array_slice', 'array_splice', 'serialize',
 ]);
 
+/**
+ * DNS look-ups, the way an evaluated payload calls out (`gethostbyname(`…`.attacker.example`). Read
+ * as builtins, but only a whole-value call is a probe: "gethostbyname() returns 127.0.0.1" is a
+ * question (C names it the same), and passes.
+ */
+export const dnsFunctions = new Set(['gethostbyname', 'gethostbynamel', 'gethostbyaddr', 'dns_get_record', 'checkdnsrr', 'getmxrr']);
+
 /** PHP's words that look like calls but are not function names a payload could call. */
 export const phpKeywords = new Set([
   'if', 'elseif', 'while', 'for', 'foreach', 'switch', 'catch', 'array', 'list', 'isset', 'empty', 'unset', 'function',

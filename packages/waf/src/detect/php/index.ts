@@ -13,6 +13,7 @@
 import type { DetectorHit, InputLocation } from '../../types.ts';
 import { looksBinary, looksLikeDocument } from '../text-shape.ts';
 import { englishCallees, findCalls, isBuiltin, isDangerous, type PhpCall } from './calls.ts';
+import { dnsFunctions } from './functions.ts';
 import { judgeIniDirective } from './ini.ts';
 import { lexPhp, type PhpToken } from './lex.ts';
 import { findOpenTag } from './open-tags.ts';
@@ -91,7 +92,7 @@ function worthLexing(text: string): boolean {
     while (w >= 0 && /[A-Za-z0-9_]/.test(text[w]!)) w--;
     if (w === k) continue;
     const word = text.slice(w + 1, k + 1).toLowerCase();
-    if (isDangerous(word) || isBuiltin(word)) return true;
+    if (isDangerous(word) || isBuiltin(word) || dnsFunctions.has(word)) return true;
   }
   return false;
 }
@@ -188,6 +189,7 @@ function callSeverity(call: PhpCall, tokens: readonly PhpToken[]): 0 | 1 | 2 {
   const dangerous = isDangerous(call.name);
   if (call.shape === 'expression') return dangerous ? 2 : 0;
   if (call.commented && (dangerous || isBuiltin(call.name))) return 2; // `checkdate/*x*/()`: only evasion comments there
+  if (dnsFunctions.has(call.name)) return wholeCall ? 1 : 0; // functions.ts: a probe only as the whole value
   if (!dangerous) return opens && isBuiltin(call.name) ? 1 : 0;
   // include/require take a file: `require("fs")` is JavaScript, `require('/tmp/x.php')` an inclusion.
   if (inclusion.has(call.name)) {
