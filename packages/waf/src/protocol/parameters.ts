@@ -165,18 +165,28 @@ const overrideVerbs = new Set(['PUT', 'PATCH', 'DELETE', 'POST']);
  *  - WebDAV verbs and made-up names: verb tampering, a method the proxy's and the container's
  *    method rules do not list (a JSP answers any verb; a `<security-constraint>` covers only the
  *    verbs it names). WebDAV clients send their verbs on the request line, never through a form.
+ * A REST verb spelled in percent escapes (`_method=%44%45%4C…`) is 1.
  */
 function checkMethodOverride(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
   for (const input of inputs) {
     if ((input.location !== 'query' && input.location !== 'body') || input.name !== '_method') continue;
-    const value = input.value.trim().toUpperCase();
+    // Values arrive as sent: the verb is judged decoded, so `%44ELETE` on a GET is still a DELETE.
+    const raw = input.value;
+    const value = (raw.includes('%') || raw.includes('+') ? percentDecode(raw, true) : raw).trim().toUpperCase();
     if (!/^[A-Z]{3,10}$/.test(value) || value === view.method) continue;
     const where = { location: input.location, name: '_method' };
     const safeRequest = view.method === 'GET' || view.method === 'HEAD';
-    if (safeRequest ? value !== 'GET' && value !== 'HEAD' : !overrideVerbs.has(value)) return protocolHit('protocol.method_override', 2, where, `${view.method} as ${input.value}`);
+    if (safeRequest ? value !== 'GET' && value !== 'HEAD' : !overrideVerbs.has(value)) return protocolHit('protocol.method_override', 2, where, `${view.method} as ${raw}`);
+    // A form writes its verb as a hidden input's plain value and browsers never escape a letter:
+    // `_method=%44%45%4C%45%54%45` is spelled for a front-end rule that matches `_method=DELETE`
+    // literally while the framework decodes it. The verb itself is one a form may ask for: 1.
+    if (escapedLetter.test(raw)) return protocolHit('protocol.method_override', 1, where, `${view.method} as _method=${raw}`);
   }
   return null;
 }
+
+/** `%44`: a letter or digit percent-encoded. */
+const escapedLetter = new RegExp(`%${alnumHexCode}`, 'i');
 
 /** Django's field lookups (and the JSONField / ArrayField ones) that end a `field__lookup` name. */
 const ormLookups = new Set([

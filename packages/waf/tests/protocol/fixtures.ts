@@ -72,6 +72,7 @@ export const attacks: Fixture[] = [
   { what: 'Request-Range that does not even parse', wire: `GET / HTTP/1.1\n${browser}\nRequest-Range: nonsense\n\n`, rule: 'protocol.request_range', severity: 2 },
   { what: 'EBCDIC form charset for an Openwave browser (ASP.NET)', wire: 'POST /login.aspx HTTP/1.1\nHost: shop.example\nUser-Agent: UP.Browser/6.2\nX-Up-Devcap-Post-Charset: ibm500\nContent-Type: application/x-www-form-urlencoded\nContent-Length: 5\n\n%89=1', rule: 'protocol.accept_charset', severity: 2 },
   { what: "a TLS private key by URL", wire: `GET /etc/letsencrypt/live/shop.example/privkey.pem HTTP/1.1\n${browser}\n\n`, rule: 'protocol.restricted_file', severity: 2 },
+  { what: 'GET link read as DELETE, the verb in escapes', wire: `GET /account/delete?_method=%44ELETE HTTP/1.1\n${browser}\n\n`, rule: 'protocol.method_override', severity: 2 },
   { what: 'GET link read as DELETE (CSRF past SameSite=Lax)', wire: `GET /account/delete?_method=DELETE HTTP/1.1\n${browser}\n\n`, rule: 'protocol.method_override', severity: 2 },
   { what: '_method to TRACE', wire: form('_method=trace'), rule: 'protocol.method_override', severity: 2 },
   { what: 'backslash in a multipart field name', wire: multipart('Content-Disposition: form-data; name="cv.p\\d\\f"; filename="cv.pdf"\r\n\r\nx'), rule: 'protocol.multipart_name_chars', severity: 2 },
@@ -129,6 +130,8 @@ export const suspicious: Fixture[] = [
 ];
 
 export const probes: Fixture[] = [
+  { what: '_method verb spelled in percent escapes (query)', wire: `POST /api/items/7?_method=%44%45%4C%45%54%45 HTTP/1.1\n${browser}\nContent-Length: 0\n\n`, rule: 'protocol.method_override' },
+  { what: '_method verb spelled in percent escapes (form body)', wire: form('_method=P%55T&title=Tea'), rule: 'protocol.method_override' },
   { what: 'six touching byte ranges of a page', wire: `GET /index.html HTTP/1.1\n${browser}\nRange: bytes=0-99,100-199,200-299,300-399,400-499,500-599\n\n`, rule: 'protocol.range_many' },
   { what: 'six byte ranges under an open first one (overlapping)', wire: `GET /img/hero.jpg HTTP/1.1\n${browser}\nRange: bytes=0-,10000-10100,20000-20100,30000-30100,40000-40100,50000-50100\n\n`, rule: 'protocol.range_many' },
   { what: 'six ranges, one of them inside another', wire: `GET /img/hero.jpg HTTP/1.1\n${browser}\nRange: bytes=0-4999,20000-20099,1000-1099,40000-40099,60000-60099,80000-80099\n\n`, rule: 'protocol.range_many' },
