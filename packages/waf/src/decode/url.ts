@@ -5,7 +5,8 @@
  */
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
-function hexValue(code: number): number {
+/** The value of one hex digit's character code, or -1. */
+export function hexValue(code: number): number {
   if (code >= 48 && code <= 57) return code - 48;
   if (code >= 65 && code <= 70) return code - 55;
   if (code >= 97 && code <= 102) return code - 87;

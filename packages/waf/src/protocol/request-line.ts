@@ -22,7 +22,7 @@
  * - printable ASCII CRS 920272-920274 narrow further at paranoia 3-4: `%` (50% off), space, `<`,
  *   backtick are text, and the value detectors judge them in context.
  */
-import { percentDecode } from '../decode/url.ts';
+import { hexValue, percentDecode } from '../decode/url.ts';
 import { alnumHexCode } from './alnum-code.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
 import { header, hostName, type RequestView } from './view.ts';
@@ -133,12 +133,6 @@ interface Unit {
   code: number;
   /** Start of the next unit in the target. */
   next: number;
-}
-
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  const lower = c | 0x20;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }
 
 /** The byte an escape `%hh` at i stands for, or the raw character there. */
