@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodedVariants } from '../../src/decode/variants.ts';
-import { detectSqli } from '../../src/detect/sqli/index.ts';
 import { inspect } from '../../src/inspect.ts';
 import type { InputLocation, WafRequest } from '../../src/types.ts';
+import { browserHeaders, getRequest, postRequest, strongestSqli } from '../support/sqli-probe.ts';
 
 /**
  * Short probes that close the application's literal and trail a scrap of SQL (breakout-probes.ts),
@@ -10,20 +9,9 @@ import type { InputLocation, WafRequest } from '../../src/types.ts';
  * escaped dollars (index.ts readings). Each paired with the near-misses a form or a post sends.
  */
 
-function detect(raw: string, location: InputLocation = 'query', name = 'var') {
-  let best: ReturnType<typeof detectSqli> = null;
-  for (const variant of decodedVariants(raw, location)) {
-    const hit = detectSqli(variant, location, name);
-    if (hit && (!best || hit.severity > best.severity)) best = hit;
-  }
-  return best;
-}
-
-const client: [string, string][] = [['Host', 'example.test'], ['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0'], ['Accept', '*/*']];
-
-function get(target: string, headers: [string, string][] = client): WafRequest {
-  return { method: 'GET', target, headers, clientIp: '192.0.2.1', body: null, bodyTruncated: false, now: 0 };
-}
+/** Each value read as a named query parameter's, as a query string carries it. */
+const detect = (raw: string, location: InputLocation = 'query', name = 'var') => strongestSqli(raw, location, name);
+const get = getRequest;
 
 describe('OR and one operand after the closed literal, then debris', () => {
   it.each(["' or homer 9", "'  or 3,4,2@!", "' xor abc 12", "\" or 7,8"])('%s is suspicious', (value) => {
@@ -62,7 +50,7 @@ describe('a quote and a backtick, then arithmetic', () => {
 
   it('blocks it in an XML attribute in strict mode only', () => {
     const xml = '<?xml version="1.0"?><root><a probe="&quot;` * 123"></a></root>';
-    const request: WafRequest = { method: 'POST', target: '/post', headers: [...client, ['Content-Type', 'application/xml']], clientIp: '192.0.2.1', body: new TextEncoder().encode(xml), bodyTruncated: false, now: 0 };
+    const request: WafRequest = postRequest('application/xml', xml, '/post');
     expect(inspect(request, { mode: 'strict', kinds: ['sqli'] }).action).toBe('block');
     expect(inspect(request, { mode: 'loose', kinds: ['sqli'] }).action).not.toBe('block');
   });
@@ -71,7 +59,7 @@ describe('a quote and a backtick, then arithmetic', () => {
 describe('PostgreSQL dollar quoting with escaped dollars', () => {
   it('reads the unescaped value: a condition on the password column after the closed literal', () => {
     expect(detect("1' and starts_with(password,\\$\\$t\\$\\$) and 'true")).toMatchObject({ rule: 'sqli.boolean', severity: 2 });
-    const headers: [string, string][] = [...client.filter(([n]) => n !== 'User-Agent'), ['User-Agent', '1%27%20and%20starts_with%28password%2C%5C%24%5C%24t%5C%24%5C%24%29%20and%20%27true']];
+    const headers: [string, string][] = [...browserHeaders.filter(([n]) => n !== 'User-Agent'), ['User-Agent', '1%27%20and%20starts_with%28password%2C%5C%24%5C%24t%5C%24%5C%24%29%20and%20%27true']];
     expect(inspect(get('/get', headers), { mode: 'loose', kinds: ['sqli'] }).action).toBe('block');
   });
 

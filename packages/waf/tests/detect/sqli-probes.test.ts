@@ -1,35 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { decodedVariants } from '../../src/decode/variants.ts';
-import { detectSqli } from '../../src/detect/sqli/index.ts';
 import { inspect } from '../../src/inspect.ts';
-import type { InputLocation, WafRequest } from '../../src/types.ts';
+import { getRequest, postRequest, strongestSqli } from '../support/sqli-probe.ts';
 
 /**
- * Whole-value SQL probes (detect/sqli/operators.ts, probes.ts): an operator with no operand
- * (an integer one past a type's limit passes: it is also a size in bytes), mixed quote characters, a SELECT cut after the closing quote,
- * `div()` on two numbers. Each is severity 1 — strict mode blocks it, loose mode passes it — and
- * each is paired with the near-misses a filter form, a search box, a JSON API or a post sends.
+ * Whole-value SQL probes (detect/sqli/operators.ts, probes.ts): an operator with no operand, mixed
+ * quote characters, a SELECT cut after the closing quote, `div()` on two numbers (an integer one
+ * past a type's limit passes: it is also a size in bytes). Each is severity 1 — strict mode blocks
+ * it, loose mode passes it — and each is paired with the near-misses a filter form, a search box,
+ * a JSON API or a post sends.
  */
 
-/** The strongest finding over the decoded variants, as the pipeline sees them (names decoded as inputs.ts does). */
-function detect(raw: string, location: InputLocation = 'query', name?: string) {
-  let best: ReturnType<typeof detectSqli> = null;
-  for (const variant of decodedVariants(raw, location)) {
-    const hit = detectSqli(variant, location, name);
-    if (hit && (!best || hit.severity > best.severity)) best = hit;
-  }
-  return best;
-}
-
-const client: [string, string][] = [['Host', 'example.test'], ['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0'], ['Accept', '*/*']];
-
-function post(contentType: string, body: string): WafRequest {
-  return { method: 'POST', target: '/submit', headers: [...client, ['Content-Type', contentType]], clientIp: '192.0.2.1', body: new TextEncoder().encode(body), bodyTruncated: false, now: 0 };
-}
-
-function get(target: string): WafRequest {
-  return { method: 'GET', target, headers: client, clientIp: '192.0.2.1', body: null, bodyTruncated: false, now: 0 };
-}
+const detect = strongestSqli;
+const post = postRequest;
+const get = getRequest;
 
 const form = 'application/x-www-form-urlencoded';
 
