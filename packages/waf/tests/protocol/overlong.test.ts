@@ -56,9 +56,11 @@ describe('overlong UTF-8: windows-1251 form values pass in both modes', () => {
   });
 
   it('all-caps Ukrainian ending in АЇ before an ellipsis (an overlong \'/\' before plain dots)', () => {
-    // Only the request-line check is asserted: the traversal detector's own latin-1 reading of
-    // overlong forms (detect/traversal/normalize.ts) still takes `КРАЇ...` for `/..`.
-    expect(overlongHits(`/search?q=${cp1251Form('ПАЇ... КРАЇ..')}`)).toEqual([]);
+    const target = `/search?q=${cp1251Form('ПАЇ... КРАЇ..')}`;
+    expect(overlongHits(target)).toEqual([]);
+    // The traversal detector reads overlong forms with the same reader: no `/...` segment either.
+    expect(inspect(get(target), { mode: 'strict' })).toEqual({ action: 'pass' });
+    expect(inspect(get(target), { mode: 'loose' })).toEqual({ action: 'pass' });
   });
 
   it('in a form body too', () => {
@@ -90,5 +92,14 @@ describe('overlong UTF-8 that does a lenient decoder\'s work', () => {
 
   it('a traversal hidden between legacy-looking bytes still counts', () => {
     expect(overlongHits('/?f=%d1..%c0%af%d1').map((h) => h.severity)).toEqual([2]);
+  });
+
+  it.each([
+    ['/download?file=..%c0%af..%c0%afetc%c0%afpasswd', 'overlong slashes'],
+    ['/download?file=%25c0%25ae%25c0%25ae%25c0%25afetc%25c0%25afpasswd', 'overlong forms escaped twice'],
+    ['/download?file=%d1..%c0%af..%c0%af%d1', 'between legacy-looking bytes'],
+    ['/download?file=..%C3%80%C2%AF..%C3%80%C2%AFetc', 'the latin-1 reading of an overlong slash (`À¯`), sent as UTF-8'],
+  ])('the traversal detector folds overlong forms that make a traversal: %s (%s)', (target) => {
+    expect(inspect(get(target), { mode: 'loose' })).toMatchObject({ action: 'block', kind: 'path_traversal' });
   });
 });

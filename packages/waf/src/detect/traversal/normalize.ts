@@ -2,13 +2,14 @@
  * Canonical path text: every spelling of '.', '/' and '\' attackers use is folded to the plain
  * character, so "../" is found whatever way it was written. Percent forms are handled here too
  * (the core decodes, but a value can still carry a second or third layer, and the overlong UTF-8
- * forms %c0%ae / %c0%af decode to nothing useful in a strict UTF-8 decoder).
+ * forms %c0%ae / %c0%af decode to nothing useful in a strict UTF-8 decoder). Overlong forms are read
+ * by decode/overlong.ts in context: windows-1251 `КРАЇ...` is C0 AF before dots, text, not `/...`.
  */
+import { findOverlongForms } from '../../decode/overlong.ts';
 
 /** Encoded spellings, longest first, lower-case. */
 const spellings: readonly (readonly [string, string])[] = [
-  ['%25c0%25ae', '.'], ['%25c0%25af', '/'], ['%25c1%259c', '/'], ['%252e', '.'], ['%252f', '/'], ['%255c', '/'],
-  ['%e0%80%ae', '.'], ['%e0%80%af', '/'], ['%c0%ae', '.'], ['%c0%af', '/'], ['%c1%9c', '/'], ['%c1%8s', '/'],
+  ['%252e', '.'], ['%252f', '/'], ['%255c', '/'], ['%c1%8s', '/'],
   ['%c0%2e', '.'], ['%c0%2f', '/'], ['%c0%5c', '/'], ['%u002e', '.'], ['%u002f', '/'], ['%u005c', '/'],
   ['%u2215', '/'], ['%u2216', '/'], ['%uff0e', '.'], ['%2e', '.'], ['%2f', '/'], ['%5c', '/'],
   ['\\u002e', '.'], ['\\u002f', '/'], ['\\u005c', '/'],
@@ -21,8 +22,24 @@ const lookalikes = new Map<string, string>([
   ['\uff0e', '.'], ['\uff0f', '/'], ['\uff3c', '/'], ['\u2215', '/'], ['\u2216', '/'], ['\u2044', '/'],
   ['\u3002', '.'], ['\\', '/'],
 ]);
-/** Latin-1 views of overlong sequences: "À®" = c0 ae, "À¯" = c0 af, "Á\x9c" = c1 9c. */
-const latin1Overlong: readonly (readonly [string, string])[] = [['\u00c0\u00ae', '.'], ['\u00c0\u00af', '/'], ['\u00c1\u009c', '/']];
+/** '.', '/', '\\': the characters an overlong form is folded to here (others make no path). */
+const pathCodes = new Set([46, 47, 92]);
+
+/**
+ * Overlong forms of '.', '/', '\\' that do a lenient decoder's work, written as the character
+ * (escaped once or twice, or raw latin-1 bytes as in a multipart field: `À¯` is C0 AF).
+ */
+function foldOverlong(text: string): { text: string; folded: boolean } {
+  const forms = findOverlongForms(text, { doubleEscaped: true }).filter((f) => f.weight === 2 && pathCodes.has(f.code));
+  if (forms.length === 0) return { text, folded: false };
+  let out = '';
+  let at = 0;
+  for (const f of forms) {
+    out += text.slice(at, f.start) + String.fromCharCode(f.code);
+    at = f.end;
+  }
+  return { text: out + text.slice(at), folded: true };
+}
 
 export interface NormalizedPath {
   text: string;
@@ -32,7 +49,9 @@ export interface NormalizedPath {
 
 export function normalizePath(value: string): NormalizedPath {
   let text = value.length > 8192 ? value.slice(0, 8192) : value;
-  let encoded = false;
+  const overlong = foldOverlong(text);
+  text = overlong.text;
+  let encoded = overlong.folded;
   if (text.includes('%') || text.includes('\\u')) {
     let lower = text.toLowerCase();
     for (const [from, to] of spellings) {
@@ -50,12 +69,6 @@ export function normalizePath(value: string): NormalizedPath {
       let folded = lower;
       for (const [from, to] of hexSpellings) folded = folded.split(from).join(to);
       text = folded;
-      encoded = true;
-    }
-  }
-  for (const [from, to] of latin1Overlong) {
-    if (text.includes(from)) {
-      text = text.split(from).join(to);
       encoded = true;
     }
   }
