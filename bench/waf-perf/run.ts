@@ -8,7 +8,7 @@
  *
  * wrk against one nginx origin, in one run, for each request mix (mixes.ts: page GET, GET with query
  * parameters, form POST, JSON POST): straight to nginx; through the Rampart gateway with the site off
- * (proxy only) and with the engine on (loose); through Apache + mod_security2 + OWASP CRS (Debian's
+ * (proxy only) and with the engine on (loose and strict); through Apache + mod_security2 + OWASP CRS (Debian's
  * packages, paranoia level 1, blocking). Legs alternate within a round so drift on a shared machine
  * hits all alike. Prints per mix requests/s and the ratio to nginx alone, p50/p99 and the p99 added
  * over nginx, and the memory of each worker (gateway worker, nginx worker, Apache child) sampled
@@ -57,21 +57,24 @@ const origin = await startOriginNginx(undefined, { workers, body: page });
  * The gateway under test, and optionally a second build of it to compare against in the same run
  * (BENCH_COMPARE_MAIN=/path/to/other/apps/gateway/src/main.ts): the machine is noisy, so before/after
  * figures are only comparable when interleaved. One process per build with two sites on the same
- * workers: status off (proxy only) and on (engine, loose).
+ * workers: status off (proxy only) and on (engine, loose), and a third, on in strict mode.
  */
 const gatewayMains: [string, string][] = [['gateway', join(import.meta.dirname, '../../apps/gateway/src/main.ts')]];
 if (process.env.BENCH_COMPARE_MAIN) gatewayMains.push(['compare', process.env.BENCH_COMPARE_MAIN]);
 const upstreams = [{ url: `http://127.0.0.1:${origin.port}` }];
-interface RunningGateway { label: string; process: ChildProcess; offPort: number; onPort: number; log: () => string }
+interface RunningGateway { label: string; process: ChildProcess; offPort: number; onPort: number; strictPort: number; log: () => string }
 const gateways: RunningGateway[] = [];
 for (const [label, main] of gatewayMains) {
   const offPort = await freePort();
   const onPort = await freePort();
+  const strictPort = await freePort();
   writeFileSync(join(dir, `${label}.json`), JSON.stringify({
     workers,
     sites: [
       { id: 'off', name: 'off', status: 'off', listen: [{ address: '127.0.0.1', port: offPort }], upstreams },
       { id: 'on', name: 'on', status: 'on', block_mode: 'loose', listen: [{ address: '127.0.0.1', port: onPort }], upstreams },
+      // Strict is a new site's default block mode: what most sites run.
+      { id: 'strict', name: 'strict', status: 'on', block_mode: 'strict', listen: [{ address: '127.0.0.1', port: strictPort }], upstreams },
     ],
   }));
   const logFile = join(dir, `${label}.log`);
@@ -81,7 +84,8 @@ for (const [label, main] of gatewayMains) {
   child.stderr?.on('data', (c: Buffer) => { log += c.toString(); appendFileSync(logFile, c); });
   await waitForPort(offPort, child, `gateway ${label}`, logFile);
   await waitForPort(onPort, child, `gateway ${label}`, logFile);
-  gateways.push({ label, process: child, offPort, onPort, log: () => log });
+  await waitForPort(strictPort, child, `gateway ${label}`, logFile);
+  gateways.push({ label, process: child, offPort, onPort, strictPort, log: () => log });
 }
 const apache: Running | null = withApache ? await startApacheModsecurity(origin.port, undefined, apacheWorkers) : null;
 await new Promise((r) => setTimeout(r, 500));
@@ -91,6 +95,7 @@ const legs: Leg[] = [{ name: 'nginx alone', port: origin.port, mainPid: origin.p
 for (const g of gateways) {
   legs.push({ name: `${g.label}, site off`, port: g.offPort, mainPid: g.process.pid! });
   legs.push({ name: `${g.label}, engine on (loose)`, port: g.onPort, mainPid: g.process.pid! });
+  legs.push({ name: `${g.label}, engine on (strict)`, port: g.strictPort, mainPid: g.process.pid! });
 }
 if (apache) legs.push({ name: 'Apache + ModSecurity CRS PL1', port: apache.port, mainPid: apache.pid });
 
@@ -160,6 +165,10 @@ for (const mix of summary.mixes) {
 }
 if (summary.engineVsApache !== null) {
   console.log(`\ngateway engine on vs Apache+ModSecurity: ${summary.engineVsApache.toFixed(2)}× (geometric mean of the ${summary.mixes.length} mixes' requests/s ratios; CPU per request ${summary.engineVsApacheCpu!.toFixed(2)}× less)`);
+}
+const strictSummary = summarize(runs, 'nginx alone', 'gateway, engine on (strict)', 'Apache + ModSecurity CRS PL1');
+if (strictSummary.engineVsApache !== null) {
+  console.log(`gateway engine on (strict) vs Apache+ModSecurity: ${strictSummary.engineVsApache.toFixed(2)}× (geometric mean; CPU per request ${strictSummary.engineVsApacheCpu!.toFixed(2)}× less)`);
 }
 if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ startedAt, finishedAt, head, seconds, rounds, connections, workers, apacheWorkers, runs, summary }, null, 2));
 

@@ -10,7 +10,7 @@ describe('parseGatewayConfig', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.config.workers).toBe(0);
-    expect(r.config.sites[0]).toMatchObject({ preserve_host: true, inspect_body_kb: 128, block_response: { type: 'standard', status: 403 } });
+    expect(r.config.sites[0]).toMatchObject({ preserve_host: true, inspect_body_kb: 1024, block_response: { type: 'standard', status: 403 } });
   });
   it('refuses broken JSON, bad upstreams, duplicate ids and mixed TLS on one port, with the reason', () => {
     expect(parseGatewayConfig('{').ok).toBe(false);

@@ -82,6 +82,23 @@ describe.skipIf(!hasNginx)('gateway pipeline: request, protect, injection, respo
     expect(lastEvent()).toMatchObject({ type: 'block', rule: 'request.post_size' });
   });
 
+  it('reads a form body to 1 MiB by default, and refuses in strict a form body longer than what it read', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // An attack after 300 KB of padding: inside the default window (inspect_body_kb 1024), so seen.
+    const padded = `note=${'a'.repeat(300 * 1024)}&q=${encodeURIComponent("1' union select password from users--")}`;
+    expect((await h.get('/echo', { method: 'POST', body: padded, headers: form })).status).toBe(403);
+    expect(lastEvent()).toMatchObject({ type: 'block', kind: 'sqli' });
+    // A window of 64 KiB: a 100 KB form passes in loose (recorded), is refused in strict.
+    const long = `note=${'lorem ipsum '.repeat(100 * 1024 / 12)}`;
+    await h.apply(settings(), { inspect_body_kb: 64 });
+    const loose = await h.get('/echo', { method: 'POST', body: long, headers: form });
+    expect(loose.status).toBe(200);
+    expect(loose.text).toBe(long);
+    await h.apply(settings(), { inspect_body_kb: 64, block_mode: 'strict' });
+    expect((await h.get('/echo', { method: 'POST', body: long, headers: form })).status).toBe(403);
+    expect(lastEvent()).toMatchObject({ type: 'block', rule: 'protocol.body_beyond_inspection' });
+  });
+
   it('applies HTTP header limit rules, only the enabled ones', async () => {
     const rule = { id: 1, enabled: true, header: 'x-token', max_bytes: 10 };
     await h.apply(settings((s) => (s.request.header_rules = [rule, { id: 2, enabled: false, header: '*', max_bytes: 1 }])));

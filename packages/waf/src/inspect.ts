@@ -3,6 +3,7 @@ import { detectors as registry, type DetectorEntry } from './detect/index.ts';
 import { headerValue } from './policy/facts.ts';
 import { bodyInputs, defaultInputLimits, headerInputs, requestLineInputs, type InputLimits } from './inputs.ts';
 import { protocolHits, viewOf, type RequestView } from './protocol/index.ts';
+import { unreadBodyHit, unreadInputsHit } from './protocol/unread.ts';
 import type { AttackKind, BlockMode, Decision, DetectorContext, DetectorHit, RequestInput, WafRequest } from './types.ts';
 
 /**
@@ -153,15 +154,22 @@ export function inspectPhases(request: WafRequest, options: InspectOptions, phas
   const context = detectorContext(request);
   let first: Found | null = null;
   let budget = resolved.inputLimits.maxInputs;
+  const reportsUnread = !resolved.kinds || resolved.kinds.has('protocol');
   for (const phase of phases) {
-    // Past the input budget the values go unread, but the request-level checks still run: padding
-    // the query must not hide an obfuscated Transfer-Encoding.
-    if (budget <= 0 && !view) break;
-    const inputs = budget > 0 ? phaseInputs(phase, request, resolved.inputLimits).slice(0, budget) : [];
+    // One value more than the budget is asked for, to know whether any would go unread.
+    const read = phaseInputs(phase, request, { ...resolved.inputLimits, maxInputs: budget + 1 });
+    const inputs = read.length > budget ? read.slice(0, budget) : read;
     budget -= inputs.length;
     const result = scan(inputs, resolved, context);
     if (result.blocking) return blockDecision(result.blocking);
     first ??= result.first;
+    // What was not read is a finding of its own (protocol/unread.ts): padding must not hide a payload.
+    const unread = !reportsUnread ? null : read.length > inputs.length ? unreadInputsHit(phase, resolved.inputLimits.maxInputs) : phase === 3 ? unreadBodyHit(request, resolved.inputLimits.maxBodyBytes) : null;
+    if (unread) {
+      const found = { hit: unread, input: { location: unread.location, name: unread.name, value: '' } };
+      if (blocks(options.mode, unread)) return blockDecision(found);
+      first ??= found;
+    }
     if (view) {
       const requestResult = scanRequest(phase, view, inputs, resolved);
       if (requestResult.blocking) return blockDecision(requestResult.blocking);

@@ -71,7 +71,8 @@ describe('JSON', () => {
   it('gives null for non-JSON and bounds depth', () => {
     expect(flattenJson("' or 1=1", { maxDepth: 10, maxLeaves: 10 })).toBeNull();
     const deep = '['.repeat(5000) + '"x"' + ']'.repeat(5000);
-    expect(flattenJson(deep, { maxDepth: 32, maxLeaves: 10 })).toEqual([]);
+    // Past maxDepth the leaves are still read; only their paths stop growing.
+    expect(flattenJson(deep, { maxDepth: 32, maxLeaves: 10 })).toEqual([{ path: '[0]'.repeat(32), value: 'x', isKey: false }]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * A JSON body flattened to what can carry an attack: every key and every leaf string (numbers and
- * booleans cannot), each with its path (`a.b[2]`). Bounded in depth and count; a body that is not
- * JSON gives null so the caller can read it another way.
+ * booleans cannot), each with its path (`a.b[2]`, no longer than `maxDepth` steps), each distinct key
+ * once. Bounded in count. A body that is not JSON gives null so the caller can read it another way.
  */
 export interface JsonLeaf {
   path: string;
@@ -23,22 +23,30 @@ export function flattenJson(text: string, limits: JsonLimits): JsonLeaf[] | null
     return null;
   }
   const leaves: JsonLeaf[] = [];
+  const seenKeys = new Set<string>();
   // Iterative walk: a deeply nested body cannot blow the stack.
   const stack: { node: unknown; path: string; depth: number }[] = [{ node: root, path: '', depth: 0 }];
   while (stack.length > 0 && leaves.length < limits.maxLeaves) {
     const { node, path, depth } = stack.pop()!;
     if (typeof node === 'string') {
       leaves.push({ path, value: node, isKey: false });
-    } else if (node !== null && typeof node === 'object' && depth < limits.maxDepth) {
+    } else if (node !== null && typeof node === 'object') {
+      // Past maxDepth the walk goes on (it is iterative: no stack to blow, and a payload must not
+      // hide under 33 brackets); only the paths stop growing.
+      const deep = depth >= limits.maxDepth;
       if (Array.isArray(node)) {
-        for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], path: `${path}[${i}]`, depth: depth + 1 });
+        for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], path: deep ? path : `${path}[${i}]`, depth: depth + 1 });
       } else {
         const entries = Object.entries(node as Record<string, unknown>);
         for (let i = entries.length - 1; i >= 0; i--) {
           const [key, child] = entries[i]!;
-          const childPath = path ? `${path}.${key}` : key;
+          const childPath = deep ? path : path ? `${path}.${key}` : key;
           stack.push({ node: child, path: childPath, depth: depth + 1 });
-          leaves.push({ path: childPath, value: key, isKey: true });
+          // A key is read once: an array of records repeats the same few names a thousand times.
+          if (!seenKeys.has(key)) {
+            seenKeys.add(key);
+            leaves.push({ path: childPath, value: key, isKey: true });
+          }
         }
       }
     }

@@ -72,9 +72,11 @@ describe('request-level checks in the pipeline', () => {
     expect(inspect(scanner, { mode: 'loose', kinds: ['protocol'] })).toMatchObject({ action: 'block', rule: 'protocol.scanner_agent' });
   });
 
-  it('still run when padding exhausted the input budget', () => {
+  it('still run when padding used up most of the input budget', () => {
     const padded = { ...smuggled, target: '/x?' + Array.from({ length: 40 }, (_, i) => `p${i}=1`).join('&') };
-    expect(inspect(padded, { mode: 'loose', limits: { maxInputs: 10 } })).toMatchObject({ action: 'block', rule: 'protocol.length_and_chunked' });
+    expect(inspect(padded, { mode: 'loose', limits: { maxInputs: 90 } })).toMatchObject({ action: 'block', rule: 'protocol.length_and_chunked' });
+    // Past the budget, the padding is refused by itself (protocol/unread.ts).
+    expect(inspect(padded, { mode: 'loose', limits: { maxInputs: 10 } })).toMatchObject({ action: 'block', rule: 'protocol.too_many_inputs' });
   });
 
   it('record in loose mode what they only find suspicious', () => {

@@ -1,0 +1,39 @@
+/**
+ * What the engine did not read, as findings: a payload placed after padding must not pass because
+ * the engine stopped reading before it reached it.
+ *
+ * Severities (the spec is silent; our choice):
+ * - More values than the engine reads (`maxInputs`, 2,048 names and values across the request line,
+ *   headers and body): 2, both modes. ModSecurity's recommended configuration refuses a request
+ *   with 1,000 arguments (its rule 200007), PHP drops variables past 1,000 (`max_input_vars`), and
+ *   a thousand dummy parameters before an attack are the cheapest padding there is.
+ * - A form, JSON or XML body longer than what was read (the gateway's window, `inspect_body_kb`, or
+ *   the engine's `maxBodyBytes`, 1 MiB each by default): 1, strict only. ModSecurity refuses non-file
+ *   bodies past 128 KiB (`SecRequestBodyNoFilesLimit`); but APIs do post megabytes of base64 images in
+ *   JSON, so loose lets them through and records them. Files are not counted: multipart file
+ *   contents are read by their head on purpose, and a PUT of a JSON or XML document (WebDAV, object
+ *   stores) is a file upload too. A form body (urlencoded) is counted whatever the method.
+ */
+import { declaredBodyKind, parseContentType } from '../parse/content-type.ts';
+import type { InputLocation, WafRequest } from '../types.ts';
+import { protocolHit, type ProtocolHit } from './hit.ts';
+
+const phaseLocation: Record<1 | 2 | 3, InputLocation> = { 1: 'query', 2: 'header', 3: 'body' };
+
+/** The phase's values went past what the engine reads: the rest would pass unread. */
+export function unreadInputsHit(phase: 1 | 2 | 3, maxInputs: number): ProtocolHit {
+  return protocolHit('protocol.too_many_inputs', 2, { location: phaseLocation[phase] }, `more than ${maxInputs} names and values`);
+}
+
+/** A form, JSON or XML body that was not read to its end, or null. */
+export function unreadBodyHit(request: WafRequest, maxBodyBytes: number): ProtocolHit | null {
+  const length = request.body?.length ?? 0;
+  if (!request.bodyTruncated && length <= maxBodyBytes) return null;
+  let contentType: string | undefined;
+  for (const [name, value] of request.headers) if (name.toLowerCase() === 'content-type') contentType ??= value;
+  const kind = declaredBodyKind(parseContentType(contentType));
+  if (kind === 'urlencoded' || ((kind === 'json' || kind === 'xml') && request.method.toUpperCase() !== 'PUT')) {
+    return protocolHit('protocol.body_beyond_inspection', 1, { location: 'raw_body' }, `a ${kind} body longer than the ${Math.round(Math.min(maxBodyBytes, length) / 1024)} KiB read`);
+  }
+  return null;
+}
