@@ -3,7 +3,7 @@ import { detectors as registry, type DetectorEntry } from './detect/index.ts';
 import { headerValue } from './policy/facts.ts';
 import { bodyInputs, defaultInputLimits, headerInputs, requestLineInputs, type InputLimits } from './inputs.ts';
 import { protocolHits, viewOf, type RequestView } from './protocol/index.ts';
-import { unreadBodyHit, unreadInputsHit } from './protocol/unread.ts';
+import { unreadBodyHit, unreadInputsHit, unreadValueHit } from './protocol/unread.ts';
 import type { AttackKind, BlockMode, Decision, DetectorContext, DetectorHit, RequestInput, WafRequest } from './types.ts';
 
 /**
@@ -33,6 +33,8 @@ interface ResolvedOptions {
   /** The enabled kinds, null for all. */
   kinds: ReadonlySet<AttackKind> | null;
   protocol: boolean;
+  /** Report what went unread (protocol/unread.ts): on unless the kinds leave out `protocol`. */
+  reportsUnread: boolean;
   inputLimits: InputLimits;
   variantLimits: VariantLimits;
   maxValueLength: number;
@@ -50,6 +52,7 @@ function resolve(options: InspectOptions): ResolvedOptions {
     entries: kinds ? entries.filter((e) => kinds.has(e.kind)) : entries,
     kinds,
     protocol: options.protocol !== false,
+    reportsUnread: !kinds || kinds.has('protocol'),
     inputLimits: { ...defaultInputLimits, ...pick(limits, ['maxInputs', 'maxBodyBytes', 'maxFileHead', 'maxJsonDepth']) },
     variantLimits: { ...defaultVariantLimits, ...pick(limits, ['maxVariants', 'maxDepth']) },
     maxValueLength: limits.maxValueLength ?? defaultMaxValueLength,
@@ -103,6 +106,12 @@ function scan(inputs: readonly RequestInput[], options: ResolvedOptions, context
         first ??= { hit, input };
       }
     }
+    // A value too long to read whole (its middle went unread) is a finding of its own.
+    const unread = options.reportsUnread ? unreadValueHit(input, options.maxValueLength) : null;
+    if (unread) {
+      if (blocks(options.mode, unread)) return { blocking: { hit: unread, input }, first };
+      first ??= { hit: unread, input };
+    }
   }
   return { blocking: null, first };
 }
@@ -154,7 +163,6 @@ export function inspectPhases(request: WafRequest, options: InspectOptions, phas
   const context = detectorContext(request);
   let first: Found | null = null;
   let budget = resolved.inputLimits.maxInputs;
-  const reportsUnread = !resolved.kinds || resolved.kinds.has('protocol');
   for (const phase of phases) {
     // One value more than the budget is asked for, to know whether any would go unread.
     const read = phaseInputs(phase, request, { ...resolved.inputLimits, maxInputs: budget + 1 });
@@ -164,7 +172,7 @@ export function inspectPhases(request: WafRequest, options: InspectOptions, phas
     if (result.blocking) return blockDecision(result.blocking);
     first ??= result.first;
     // What was not read is a finding of its own (protocol/unread.ts): padding must not hide a payload.
-    const unread = !reportsUnread ? null : read.length > inputs.length ? unreadInputsHit(phase, resolved.inputLimits.maxInputs) : phase === 3 ? unreadBodyHit(request, resolved.inputLimits.maxBodyBytes) : null;
+    const unread = !resolved.reportsUnread ? null : read.length > inputs.length ? unreadInputsHit(phase, resolved.inputLimits.maxInputs) : phase === 3 ? unreadBodyHit(request, resolved.inputLimits.maxBodyBytes) : null;
     if (unread) {
       const found = { hit: unread, input: { location: unread.location, name: unread.name, value: '' } };
       if (blocks(options.mode, unread)) return blockDecision(found);

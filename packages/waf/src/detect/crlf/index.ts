@@ -71,7 +71,7 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
   if ((location === 'query' || location === 'cookie') && value.length < 4096 && requestLine.test(value.trim()) && /\shttp\/\d(?:\.\d)?$/i.test(value.trim())) {
     return hit('crlf.request_smuggling', value, 2);
   }
-  const bounded = value.length > 16384 ? value.slice(0, 16384) : value;
+  const bounded = value.length > 262144 ? value.slice(0, 262144) : value;
   const text = normalizeBreaks(bounded, location !== 'body');
   if (text === null) return null;
   const lines = text.split(/\r\n|\r|\n/);
@@ -110,7 +110,7 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
  */
 function detectInXml(value: string): DetectorHit | null {
   if (!value.includes('&#')) return null;
-  const bounded = value.length > 16384 ? value.slice(0, 16384) : value;
+  const bounded = value.length > 262144 ? value.slice(0, 262144) : value;
   if (!referenceBreak.test(bounded)) return null;
   // Split at the references only: XML text is full of typed breaks.
   const lines = bounded.split(referenceBreak);

@@ -21,7 +21,7 @@ import { judgePrototypePollution } from './prototype.ts';
 export function detectNodeInjection(value: string, location: InputLocation, _name?: string): DetectorHit | null {
   try {
     if (location === 'file_content') return null;
-    const text = value.length > 16384 ? value.slice(0, 16384) : value;
+    const text = value.length > 262144 ? value.slice(0, 262144) : value;
     const found = detect(text, location);
     if (!found) return null;
     // Binary data read as text holds these words by chance: checked only when something was found.

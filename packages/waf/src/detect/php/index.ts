@@ -21,7 +21,7 @@ import { findSerializedObject } from './serialized.ts';
 import { judgeWholeCall } from './whole-call.ts';
 import { sessionFileUpload } from './session-file.ts';
 
-const maxScan = 16384;
+const maxScan = 262144;
 
 export function detectPhpInjection(value: string, location: InputLocation, name = ''): DetectorHit | null {
   try {

@@ -34,7 +34,7 @@ export function detectSsti(value: string, location: InputLocation): DetectorHit 
 
 function detect(value: string): DetectorHit | null {
   if (!hasMarker(value)) return null;
-  const text = value.length > 16384 ? value.slice(0, 16384) : value;
+  const text = value.length > 262144 ? value.slice(0, 262144) : value;
   const lower = text.toLowerCase();
 
   // FreeMarker: <#assign ex="freemarker.template.utility.Execute"?new()> and ?api / ?new() built-ins.

@@ -48,6 +48,8 @@ export interface NormalizedPath {
 }
 
 export function normalizePath(value: string): NormalizedPath {
+  // Only the head: a path padded past 8 KiB is no path an OS opens (PATH_MAX is 4096 on Linux,
+  // 32,767 on Windows only behind a leading `\\?\`), so a traversal after such padding fails itself.
   let text = value.length > 8192 ? value.slice(0, 8192) : value;
   const overlong = foldOverlong(text);
   text = overlong.text;

@@ -18,7 +18,7 @@ export function detectXxe(value: string, _location: InputLocation): DetectorHit 
 
 function detect(value: string): DetectorHit | null {
   if (!value.includes('<') && !value.includes('+AD')) return null;
-  let text = value.length > 65536 ? value.slice(0, 65536) : value;
+  let text = value.length > 262144 ? value.slice(0, 262144) : value;
   if (text.includes('+AD')) text = decodeUtf7(text);
   const lower = text.toLowerCase();
 
