@@ -3,8 +3,8 @@ import { hasValidPass } from './gateway-tokens.ts';
 import type { WorkerServices } from './services.ts';
 import type { SitePolicy } from './site-runtime.ts';
 
-/** The keyword libraries read at most this much body text (the engine reads the same inspected head). */
-const maxBodyText = 256 * 1024;
+/** The keyword libraries read at most this much body text: as much as the engine reads (1 MiB). */
+const maxBodyText = 1024 * 1024;
 
 function header(request: WafRequest, name: string): string | undefined {
   for (const [n, v] of request.headers) if (n.length === name.length && n.toLowerCase() === name) return v;
