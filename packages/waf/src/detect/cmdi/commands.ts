@@ -110,7 +110,7 @@ function versionedDistinctive(name: string): CommandClass | undefined {
 
 function resolveGlob(pattern: string): ResolvedCommand | null {
   // '*' or '???' alone is not a command, nor is '*c' (it matches half the dictionary).
-  if ((pattern.replace(/\[[^\]]*\]/g, '').match(/[a-z]/g) ?? []).length < 2) return null;
+  if ((withoutBracketClasses(pattern).match(/[a-z]/g) ?? []).length < 2) return null;
   if (pattern.startsWith('*') && !pattern.includes('/')) return null;
   const candidates = pattern.startsWith('/') ? binDirs : [''];
   for (const [name] of table) {
@@ -137,6 +137,25 @@ function classMatches(body: string, ch: string): boolean {
     }
   }
   return found !== negated;
+}
+
+/**
+ * `text` with every `[…]` class removed: what `text.replace(/\[[^\]]*\]/g, '')` gives, in one pass.
+ * (That regex rescans to the end from each `[` that has no `]` after it: quadratic on `[[[[…`.)
+ */
+export function withoutBracketClasses(text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('[', from);
+    if (open < 0) break;
+    const close = text.indexOf(']', open + 1);
+    // No `]` after this `[` means none after any later `[` either: nothing more is removed.
+    if (close < 0) break;
+    out += text.slice(from, open);
+    from = close + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /** Linear-time glob match for '*', '?' and simple [...] classes (iterative, no backtracking blow-up). */

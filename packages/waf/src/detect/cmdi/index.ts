@@ -16,7 +16,7 @@ import type { DetectorHit, InputLocation } from '../../types.ts';
 import { findBatchStatement } from './batch.ts';
 import { hit } from './hit.ts';
 import { detectCodeExec } from './code-exec.ts';
-import { distinctiveWrappers, globMatch, resolveCommand, shellKeywords, toolOnlyNames, wrappers, type ResolvedCommand } from './commands.ts';
+import { distinctiveWrappers, globMatch, resolveCommand, shellKeywords, toolOnlyNames, withoutBracketClasses, wrappers, type ResolvedCommand } from './commands.ts';
 import { countWords, looksBinary, looksLikeDocument } from '../text-shape.ts';
 import { detectShellForms } from './shell-forms.ts';
 import { isInterpreter, isScriptRun } from './script-run.ts';
@@ -467,7 +467,7 @@ function matchesSensitiveGlob(pattern: string): boolean {
   const lower = pattern.toLowerCase();
   // '*/*' (an Accept header) matches anything: a real evasion keeps letters of the path (/e??/pa*d).
   // (`/[e///]tc`: a letter inside a bracket class counts once two stand outside it; `/???`, `/e*` stay out.)
-  const outside = (lower.replace(/\[[^\]]*\]/g, '').match(/[a-z]/g) ?? []).length;
+  const outside = (withoutBracketClasses(lower).match(/[a-z]/g) ?? []).length;
   if (outside < 2 || (outside === 2 && (lower.match(/[a-z]/g) ?? []).length < 3)) return false;
   // `/[?]tc/pa[?]swd`: a wildcard put in brackets matches only itself in bash, but it is written
   // to hide the same path from word lists; read it as the wildcard it was meant to be.
