@@ -1,7 +1,8 @@
 import { percentDecode } from './decode/url.ts';
-import { declaredBodyKind, parseContentType, sniffBodyKind, type BodyKind } from './parse/content-type.ts';
+import { decodeContentEncoding, decodeWide, wideCharset } from './parse/body-encoding.ts';
+import { declaredBodyKind, parseContentType, sniffBodyKind, type BodyKind, type ContentType } from './parse/content-type.ts';
 import { flattenJson, lenientJsonStrings } from './parse/json.ts';
-import { parseMultipart } from './parse/multipart.ts';
+import { multipartTail, parseMultipart } from './parse/multipart.ts';
 import { parseCookies, parseUrlencoded, type RawPair } from './parse/pairs.ts';
 import { tokenizeXml } from './parse/xml.ts';
 import type { RequestInput, WafRequest } from './types.ts';
@@ -129,14 +130,42 @@ export function headerInputs(request: WafRequest, limits: InputLimits = defaultI
   return out.slice(0, limits.maxInputs);
 }
 
-function bodyText(request: WafRequest, limits: InputLimits): { utf8: string; latin1: string } | null {
-  if (!request.body || request.body.length === 0) return null;
-  const bytes = request.body.subarray(0, limits.maxBodyBytes);
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { utf8: buffer.toString('utf8'), latin1: buffer.toString('latin1') };
+/** Every value of a header joined (`Content-Encoding: gzip` twice stacks two codings). */
+function joinedHeader(request: WafRequest, name: string): string | undefined {
+  const values = request.headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
+  return values.length === 0 ? undefined : values.join(', ');
 }
 
-function bodyInputsOfKind(kind: BodyKind, text: { utf8: string; latin1: string }, boundary: string, limits: InputLimits): RequestInput[] | null {
+/**
+ * The body as the application reads it (parse/body-encoding.ts): inflated by its Content-Encoding,
+ * and a UTF-16/32 document turned into text (multipart stays bytes: its parts name their own).
+ */
+interface BodyText {
+  utf8: string;
+  latin1: string;
+  /** The whole (inflated) body, of which the text is the first `maxBodyBytes`. */
+  bytes: Buffer;
+}
+
+function bodyText(request: WafRequest, limits: InputLimits, type: ContentType): BodyText | null {
+  if (!request.body || request.body.length === 0) return null;
+  const decoded = decodeContentEncoding(request.body, joinedHeader(request, 'content-encoding'), limits.maxBodyBytes);
+  const whole = Buffer.from(decoded.bytes.buffer, decoded.bytes.byteOffset, decoded.bytes.byteLength);
+  const buffer = whole.subarray(0, limits.maxBodyBytes);
+  if (!type.mediaType.startsWith('multipart/')) {
+    const wide = wideCharset(buffer, type.params.charset);
+    if (wide !== null) {
+      const text = decodeWide(buffer, wide);
+      return { utf8: text, latin1: text, bytes: whole };
+    }
+  }
+  return { utf8: buffer.toString('utf8'), latin1: buffer.toString('latin1'), bytes: whole };
+}
+
+/** Bytes of a multipart body scanned past the window for parts (their heads only are read). */
+const maxMultipartScan = 16 << 20;
+
+function bodyInputsOfKind(kind: BodyKind, text: BodyText, boundary: string, limits: InputLimits): RequestInput[] | null {
   const out: RequestInput[] = [];
   switch (kind) {
     case 'urlencoded': {
@@ -148,13 +177,20 @@ function bodyInputsOfKind(kind: BodyKind, text: { utf8: string; latin1: string }
     case 'multipart': {
       // Sniffed without a header: the first line is `--boundary`.
       const guessed = boundary || (text.latin1.startsWith('--') ? text.latin1.slice(2, text.latin1.search(/\r?\n/)) : '');
-      const parts = parseMultipart(text.latin1, guessed, { maxParts: limits.maxInputs, maxFileHead: limits.maxFileHead });
+      // Past the window, a large file first must not hide the text fields after it: the rest of the
+      // body (as far as it was handed over) is scanned for parts, each read by its head.
+      // The part the window cuts is read once more from its delimiter, so its value is not cut short.
+      const lastDelimiter = guessed ? text.latin1.lastIndexOf('--' + guessed) : -1;
+      const from = lastDelimiter > 0 ? lastDelimiter : limits.maxBodyBytes;
+      const tail = text.bytes.length > limits.maxBodyBytes ? multipartTail(text.bytes.subarray(0, maxMultipartScan), from, guessed, { maxParts: limits.maxInputs, window: 264 * 1024, budget: limits.maxBodyBytes }) : '';
+      const parts = parseMultipart(text.latin1 + tail, guessed, { maxParts: limits.maxInputs, maxFileHead: limits.maxFileHead });
       if (parts.length === 0) return null;
       for (const part of parts) {
         out.push({ location: 'body_name', name: part.name, value: part.name });
         if (part.fileName === null) out.push({ location: 'body', name: part.name, value: part.value });
         else {
           out.push({ location: 'file_name', name: part.name, value: part.fileName });
+          if (part.otherFileName !== undefined) out.push({ location: 'file_name', name: part.name, value: part.otherFileName });
           out.push({ location: 'file_content', name: part.fileName, value: part.value });
         }
       }
@@ -190,9 +226,9 @@ function bodyInputsOfKind(kind: BodyKind, text: { utf8: string; latin1: string }
  * as declared, by what the body looks like; failing all, the raw text.
  */
 export function bodyInputs(request: WafRequest, limits: InputLimits = defaultInputLimits): RequestInput[] {
-  const text = bodyText(request, limits);
-  if (text === null) return [];
   const type = parseContentType(headerValue(request, 'content-type'));
+  const text = bodyText(request, limits, type);
+  if (text === null) return [];
   const declared = declaredBodyKind(type);
   const boundary = type.params.boundary ?? '';
   const tried = new Set<BodyKind>();

@@ -24,11 +24,14 @@ export function flattenJson(text: string, limits: JsonLimits): JsonLeaf[] | null
   }
   const leaves: JsonLeaf[] = [];
   const seenKeys = new Set<string>();
+  // Every key and string the walk meets, to compare with the literals of the text (duplicate keys).
+  let met = 0;
   // Iterative walk: a deeply nested body cannot blow the stack.
   const stack: { node: unknown; path: string; depth: number }[] = [{ node: root, path: '', depth: 0 }];
   while (stack.length > 0 && leaves.length < limits.maxLeaves) {
     const { node, path, depth } = stack.pop()!;
     if (typeof node === 'string') {
+      met++;
       leaves.push({ path, value: node, isKey: false });
     } else if (node !== null && typeof node === 'object') {
       // Past maxDepth the walk goes on (it is iterative: no stack to blow, and a payload must not
@@ -38,6 +41,7 @@ export function flattenJson(text: string, limits: JsonLimits): JsonLeaf[] | null
         for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], path: deep ? path : `${path}[${i}]`, depth: depth + 1 });
       } else {
         const entries = Object.entries(node as Record<string, unknown>);
+        met += entries.length;
         for (let i = entries.length - 1; i >= 0; i--) {
           const [key, child] = entries[i]!;
           const childPath = deep ? path : path ? `${path}.${key}` : key;
@@ -51,7 +55,53 @@ export function flattenJson(text: string, limits: JsonLimits): JsonLeaf[] | null
       }
     }
   }
+  if (leaves.length < limits.maxLeaves) addShadowedStrings(text, met, leaves, limits.maxLeaves);
   return leaves.slice(0, limits.maxLeaves);
+}
+
+/** The string literals of a JSON text (start and end quote), by a quote scan; bounded. */
+function stringLiterals(text: string, max: number): [number, number][] {
+  const out: [number, number][] = [];
+  let i = text.indexOf('"');
+  while (i >= 0 && out.length < max) {
+    let j = text.indexOf('"', i + 1);
+    for (;;) {
+      if (j < 0) return out;
+      let backslashes = 0;
+      for (let k = j - 1; text.charCodeAt(k) === 92; k--) backslashes++;
+      if (backslashes % 2 === 0) break;
+      j = text.indexOf('"', j + 1);
+    }
+    out.push([i, j]);
+    i = text.indexOf('"', j + 1);
+  }
+  return out;
+}
+
+/**
+ * A repeated key (`{"q":"1' union select…","q":"ok"}`): JSON.parse keeps the last value, while
+ * other parsers keep the first (Go's encoding/json merges objects, some PHP and Java parsers take
+ * the first) or hand both on. When the text holds more string literals than the parsed document
+ * has keys and strings, the shadowed ones are read too (each literal not already read). Ordinary
+ * JSON has no repeated key, so this costs one quote scan.
+ */
+function addShadowedStrings(text: string, met: number, leaves: JsonLeaf[], maxLeaves: number): void {
+  // Counted first (stopping one past what the walk met), listed only when some were shadowed.
+  if (stringLiterals(text, met + 1).length <= met) return;
+  const literals = stringLiterals(text, met + maxLeaves);
+  const read = new Set(leaves.map((l) => l.value));
+  for (const [start, end] of literals) {
+    if (leaves.length >= maxLeaves) return;
+    let value: string;
+    try {
+      value = JSON.parse(text.slice(start, end + 1)) as string;
+    } catch {
+      continue;
+    }
+    if (read.has(value)) continue;
+    read.add(value);
+    leaves.push({ path: 'json[shadowed]', value, isKey: false });
+  }
 }
 
 /**
@@ -61,19 +111,26 @@ export function flattenJson(text: string, limits: JsonLimits): JsonLeaf[] | null
  */
 export function lenientJsonStrings(text: string, maxStrings: number): string[] {
   const out: string[] = [];
-  let i = text.indexOf('"');
+  // Single-quoted strings too: Json.NET, JSON5 and Python-literal readers accept `{'q':'…'}`.
+  const nextQuote = (from: number) => {
+    const d = text.indexOf('"', from);
+    const s = text.indexOf("'", from);
+    return d < 0 ? s : s < 0 ? d : Math.min(d, s);
+  };
+  let i = nextQuote(0);
   while (i >= 0 && out.length < maxStrings) {
+    const quote = text[i]!;
     let j = i + 1;
     let value = '';
-    for (; j < text.length && text[j] !== '"'; j++) {
+    for (; j < text.length && text[j] !== quote; j++) {
       if (text[j] === '\\' && j + 1 < text.length) {
         const next = text[++j]!;
-        // Valid JSON escapes keep their meaning; anything else (`\'`) keeps its backslash.
-        value += next === '"' || next === '\\' || next === '/' ? next : next === 'n' ? '\n' : next === 't' ? '\t' : next === 'r' ? '\r' : '\\' + next;
+        // Valid JSON escapes keep their meaning (and `\'` inside single quotes); anything else keeps its backslash.
+        value += next === quote || next === '"' || next === '\\' || next === '/' ? next : next === 'n' ? '\n' : next === 't' ? '\t' : next === 'r' ? '\r' : '\\' + next;
       } else value += text[j];
     }
     if (value) out.push(value);
-    i = j < text.length ? text.indexOf('"', j + 1) : -1;
+    i = j < text.length ? nextQuote(j + 1) : -1;
   }
   return out;
 }

@@ -12,6 +12,8 @@ export interface MultipartPart {
   disposition: string;
   /** Content-Transfer-Encoding, '' when absent (RFC 7578 §4.7: deprecated, a filter-evasion trick). */
   transferEncoding: string;
+  /** `filename*` when it names another file than `filename` (parsers differ on which wins). */
+  otherFileName?: string;
   /** A text field's value, or the head of a file's content (latin1-preserving for binary). */
   value: string;
 }
@@ -46,6 +48,45 @@ function dispositionParam(header: string, param: string): string | null {
   }
 }
 
+/**
+ * An RFC 2231 / RFC 5987 extended parameter: `filename*=UTF-8''%E2%82%AC.txt`, or continued
+ * (`filename*0*=UTF-8''a; filename*1=b`). RFC 7578 forbids it in forms, but urllib3 before 1.25 wrote
+ * it for non-ASCII file names and parsers that follow RFC 6266 prefer it over `filename`, so what it
+ * names must be read too. Null when absent. Returned as latin1 bytes, like the plain parameters.
+ */
+function extendedParam(header: string, param: string): string | null {
+  const pattern = new RegExp(`(?:^|[;\\s])${param}\\*(?:(\\d{1,3})(\\*)?|)\\s*=\\s*("(?:[^"\\\\]|\\\\.)*"|[^;]*)`, 'gi');
+  const pieces: { index: number; encoded: boolean; value: string }[] = [];
+  for (const m of header.matchAll(pattern)) {
+    const continued = m[1] !== undefined;
+    // `name*=` (no index) is encoded; `name*0=` is plain unless written `name*0*=`.
+    const encoded = continued ? m[2] === '*' : true;
+    let value = m[3]!.trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1).replace(/\\(.)/g, '$1');
+    pieces.push({ index: continued ? Number(m[1]) : 0, encoded, value });
+    if (pieces.length >= 64) break;
+  }
+  if (pieces.length === 0) return null;
+  pieces.sort((a, b) => a.index - b.index);
+  let charset = 'utf-8';
+  let out = '';
+  pieces.forEach((piece, i) => {
+    let value = piece.value;
+    if (piece.encoded && i === 0) {
+      // charset'language'value
+      const parts = /^([^']*)'[^']*'(.*)$/s.exec(value);
+      if (parts) {
+        charset = parts[1]!.toLowerCase() || 'utf-8';
+        value = parts[2]!;
+      }
+    }
+    if (piece.encoded) value = value.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    out += value;
+  });
+  // Latin-1 names are turned into UTF-8 bytes, so the caller's latin1 → UTF-8 step reads them right.
+  return /^(?:iso-8859-1|latin-?1)$/.test(charset) ? Buffer.from(out, 'utf8').toString('latin1') : out;
+}
+
 function latin1ToUtf8(text: string): string {
   return Buffer.from(text, 'latin1').toString('utf8');
 }
@@ -57,7 +98,12 @@ export function parseMultipart(body: string, boundary: string, limits: Multipart
   let cursor = body.indexOf(delimiter);
   while (cursor >= 0 && parts.length < limits.maxParts) {
     let start = cursor + delimiter.length;
-    if (body.startsWith('--', start)) break; // closing delimiter
+    if (body.startsWith('--', start)) {
+      // The closing delimiter. Parts after it (an epilogue laid out as parts) are read too: parsers
+      // that do not stop there (ModSecurity flags such data as MULTIPART_DATA_AFTER) hand them on.
+      cursor = body.indexOf(delimiter, start + 2);
+      continue;
+    }
     if (body[start] === '\r') start++;
     if (body[start] === '\n') start++;
     const next = body.indexOf(delimiter, start);
@@ -86,16 +132,42 @@ export function parseMultipart(body: string, boundary: string, limits: Multipart
     }
     let content = body.slice(headEnd + sepLength, end);
     if (next >= 0) content = content.replace(/\r?\n$/, '');
-    const fileName = dispositionParam(disposition, 'filename');
+    const plainFileName = dispositionParam(disposition, 'filename');
+    const extendedFileName = extendedParam(disposition, 'filename');
+    const fileName = plainFileName ?? extendedFileName;
     parts.push({
-      name: latin1ToUtf8(dispositionParam(disposition, 'name') ?? ''),
+      name: latin1ToUtf8(dispositionParam(disposition, 'name') ?? extendedParam(disposition, 'name') ?? ''),
       fileName: fileName === null ? null : latin1ToUtf8(fileName),
       contentType,
       disposition: disposition.trim(),
       transferEncoding,
       value: fileName === null ? latin1ToUtf8(content) : latin1ToUtf8(content.slice(0, limits.maxFileHead)),
+      ...(plainFileName !== null && extendedFileName !== null && extendedFileName !== plainFileName ? { otherFileName: latin1ToUtf8(extendedFileName) } : {}),
     });
     cursor = next;
   }
   return parts;
+}
+
+/**
+ * The parts of a multipart body past the window read whole (`from`): each delimiter found in the
+ * rest of the bytes and at most `window` bytes after it (the part's headers, a text field's value, a
+ * file's head), so that a text field sent after a large file is read, without turning megabytes of
+ * file content into a string. Latin1 text, to append to the window's own; bounded in parts and bytes.
+ */
+export function multipartTail(bytes: Buffer, from: number, boundary: string, limits: { maxParts: number; window: number; budget: number }): string {
+  if (!boundary || boundary.length > 200) return '';
+  const delimiter = Buffer.from('--' + boundary, 'latin1');
+  const pieces: string[] = [];
+  let spent = 0;
+  // A delimiter cut in two by the window's end is found whole here.
+  let at = bytes.indexOf(delimiter, Math.max(0, from - delimiter.length + 1));
+  while (at >= 0 && pieces.length < limits.maxParts && spent < limits.budget) {
+    const next = bytes.indexOf(delimiter, at + delimiter.length);
+    const end = Math.min(next < 0 ? bytes.length : next, at + limits.window, at + limits.budget - spent);
+    pieces.push(bytes.toString('latin1', at, end) + (end === next ? '' : '\r\n'));
+    spent += end - at;
+    at = next;
+  }
+  return pieces.length === 0 ? '' : '\r\n' + pieces.join('');
 }

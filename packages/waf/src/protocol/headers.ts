@@ -105,7 +105,8 @@ function checkRestrictedHeaders(view: RequestView): ProtocolHit | null {
   if (postCharset !== undefined && /^\s*up/i.test(header(view, 'user-agent') ?? '') && dangerousCharset(postCharset)) {
     return protocolHit('protocol.accept_charset', 2, where('X-Up-Devcap-Post-Charset'), postCharset);
   }
-  for (const name of ['lock-token', 'if', 'content-encoding']) {
+  // Content-Encoding: protocol/content-encoding.ts (the body is inflated and read).
+  for (const name of ['lock-token', 'if']) {
     const value = header(view, name);
     if (value !== undefined) return protocolHit('protocol.restricted_header', 1, where(name), `${name}: ${value}`);
   }

@@ -6,6 +6,7 @@
  * treats their hits like detector hits (severity 2 blocks in loose mode, 1 in strict).
  */
 import type { RequestInput } from '../types.ts';
+import { checkBodyInflates, checkContentEncoding } from './content-encoding.ts';
 import { checkContentType, checkUndeclaredMultipart } from './content-type.ts';
 import { checkFraming } from './framing.ts';
 import { checkHeaders } from './headers.ts';
@@ -25,8 +26,8 @@ type Family = (view: RequestView, inputs: readonly RequestInput[]) => ProtocolHi
 /** The families per phase (1 request line, 2 headers, 3 body), cheapest first. */
 const families: Record<1 | 2 | 3, readonly Family[]> = {
   1: [checkRequestLine, checkRestrictedFiles, checkParameters, checkCallbackHosts],
-  2: [checkScanner, checkFraming, checkContentType, checkHeaders, checkCallbackHosts],
-  3: [checkMultipart, checkUndeclaredMultipart, checkParameters, checkCallbackHosts],
+  2: [checkScanner, checkFraming, checkContentType, checkHeaders, checkContentEncoding, checkCallbackHosts],
+  3: [checkMultipart, checkUndeclaredMultipart, checkBodyInflates, checkParameters, checkCallbackHosts],
 };
 
 /** Every family's hit for the phase (at most one each), in order; a failing family is skipped. */

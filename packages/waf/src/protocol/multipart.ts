@@ -9,6 +9,7 @@
  * text fields or `_charset_`: 2 (browsers never send them). Odd characters in names (a real user's
  * "John's CV.pdf" has an apostrophe), other charsets, `binary`/`8bit` (old Java clients): 1.
  */
+import { decodeContentEncoding } from '../parse/body-encoding.ts';
 import { parseMultipart, type MultipartPart } from '../parse/multipart.ts';
 import { parseContentType } from '../parse/content-type.ts';
 import { dangerousCharset } from './headers.ts';
@@ -74,7 +75,8 @@ export function checkMultipart(view: RequestView): ProtocolHit | null {
   if (!type.mediaType.startsWith('multipart/')) return null;
   const boundary = type.params.boundary;
   if (!boundary) return protocolHit('protocol.multipart_no_boundary', 1, { location: 'header', name: 'Content-Type' }, header(view, 'content-type') ?? '');
-  const bytes = view.body.subarray(0, maxBytes);
+  // A compressed form is checked inflated, as it is read (parse/body-encoding.ts).
+  const bytes = decodeContentEncoding(view.body, view.headers.get('content-encoding')?.join(', '), maxBytes).bytes.subarray(0, maxBytes);
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const parts = parseMultipart(text, boundary, { maxParts: 512, maxFileHead: 256 });
   if (parts.length === 0 && !text.includes('--' + boundary)) return protocolHit('protocol.multipart_malformed', 1, { location: 'raw_body' }, text.slice(0, 80));

@@ -16,9 +16,13 @@
  *   bodies past 128 KiB (`SecRequestBodyNoFilesLimit`); but APIs do post megabytes of base64 images in
  *   JSON, so loose lets them through and records them. Files are not counted: multipart file
  *   contents are read by their head on purpose, and a PUT of a JSON or XML document (WebDAV, object
- *   stores) is a file upload too. A form body (urlencoded) is counted whatever the method.
+ *   stores) is a file upload too. A form body (urlencoded) is counted whatever the method. A
+ *   compressed body counts by its inflated length (a zip bomb is read as far as `maxBodyBytes`). A
+ *   multipart form the window cut inside a text field (not a file) counts too.
  */
+import { decodeContentEncoding } from '../parse/body-encoding.ts';
 import { declaredBodyKind, parseContentType } from '../parse/content-type.ts';
+import { parseMultipart } from '../parse/multipart.ts';
 import type { InputLocation, RequestInput, WafRequest } from '../types.ts';
 import { protocolHit, type ProtocolHit } from './hit.ts';
 
@@ -31,15 +35,47 @@ export function unreadInputsHit(phase: 1 | 2 | 3, maxInputs: number): ProtocolHi
 
 /** A form, JSON or XML body that was not read to its end, or null. */
 export function unreadBodyHit(request: WafRequest, maxBodyBytes: number): ProtocolHit | null {
-  const length = request.body?.length ?? 0;
-  if (!request.bodyTruncated && length <= maxBodyBytes) return null;
+  let length = request.body?.length ?? 0;
   let contentType: string | undefined;
-  for (const [name, value] of request.headers) if (name.toLowerCase() === 'content-type') contentType ??= value;
-  const kind = declaredBodyKind(parseContentType(contentType));
+  const codings: string[] = [];
+  for (const [name, value] of request.headers) {
+    if (name.toLowerCase() === 'content-type') contentType ??= value;
+    else if (name.toLowerCase() === 'content-encoding') codings.push(value);
+  }
+  let inflatedPastWindow = false;
+  if (codings.length > 0 && request.body) {
+    // A compressed body is read inflated (parse/body-encoding.ts): what counts is the inflated length.
+    const decoded = decodeContentEncoding(request.body, codings.join(', '), maxBodyBytes);
+    if (decoded.failed === null) {
+      inflatedPastWindow = decoded.truncated;
+      length = Math.max(length, decoded.bytes.length);
+    }
+  }
+  if (!request.bodyTruncated && !inflatedPastWindow && length <= maxBodyBytes) return null;
+  const type = parseContentType(contentType);
+  const kind = declaredBodyKind(type);
+  if (kind === 'multipart' && request.body && cutInTextField(request.body.subarray(0, maxBodyBytes), type.params.boundary ?? '')) {
+    return protocolHit('protocol.body_beyond_inspection', 1, { location: 'raw_body' }, `a form field cut at the ${Math.round(request.body.length / 1024)} KiB read`);
+  }
   if (kind === 'urlencoded' || ((kind === 'json' || kind === 'xml') && request.method.toUpperCase() !== 'PUT')) {
     return protocolHit('protocol.body_beyond_inspection', 1, { location: 'raw_body' }, `a ${kind} body longer than the ${Math.round(Math.min(maxBodyBytes, length) / 1024)} KiB read`);
   }
   return null;
+}
+
+/**
+ * The window (the gateway's or the engine's) ends inside a text field of a multipart form, not inside
+ * a file: the rest of that field went unread (the parts after it are read: inputs.ts). A window ending inside a file is the ordinary large upload and is not.
+ */
+function cutInTextField(body: Uint8Array, boundary: string): boolean {
+  if (!boundary) return false;
+  const delimiter = Buffer.from(`--${boundary}`, 'latin1');
+  const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const last = buffer.lastIndexOf(delimiter);
+  if (last < 0) return false;
+  // The last part read, up to the window's end: a text field whose headers were read whole.
+  const parts = parseMultipart(buffer.toString('latin1', last, Math.min(buffer.length, last + 16 * 1024)), boundary, { maxParts: 1, maxFileHead: 0 });
+  return parts.length === 1 && parts[0]!.fileName === null;
 }
 
 /**
