@@ -5,6 +5,7 @@ import { flattenJson, lenientJsonStrings } from './parse/json.ts';
 import { multipartTail, parseMultipart } from './parse/multipart.ts';
 import { parseCookies, parseUrlencoded, type RawPair } from './parse/pairs.ts';
 import { tokenizeXml } from './parse/xml.ts';
+import { headerValue, joinedHeaderValue } from './policy/facts.ts';
 import type { RequestInput, WafRequest } from './types.ts';
 
 /**
@@ -32,11 +33,6 @@ export const defaultInputLimits: InputLimits = {
 
 /** Headers whose value is structure the proxy itself checks, not application data. */
 const structuralHeaders = new Set(['content-length', 'connection', 'cookie', 'transfer-encoding', 'keep-alive', 'upgrade-insecure-requests']);
-
-function headerValue(request: WafRequest, name: string): string | undefined {
-  for (const [n, v] of request.headers) if (n.toLowerCase() === name) return v;
-  return undefined;
-}
 
 /**
  * An HTML entity's `&` splits a parameter in two (`a=&lt;svg/onload&equals;alert(1)&gt;` gives
@@ -130,12 +126,6 @@ export function headerInputs(request: WafRequest, limits: InputLimits = defaultI
   return out.slice(0, limits.maxInputs);
 }
 
-/** Every value of a header joined (`Content-Encoding: gzip` twice stacks two codings). */
-function joinedHeader(request: WafRequest, name: string): string | undefined {
-  const values = request.headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
-  return values.length === 0 ? undefined : values.join(', ');
-}
-
 /**
  * The body as the application reads it (parse/body-encoding.ts): inflated by its Content-Encoding,
  * and a UTF-16/32 document turned into text (multipart stays bytes: its parts name their own).
@@ -149,7 +139,7 @@ interface BodyText {
 
 function bodyText(request: WafRequest, limits: InputLimits, type: ContentType): BodyText | null {
   if (!request.body || request.body.length === 0) return null;
-  const decoded = decodeContentEncoding(request.body, joinedHeader(request, 'content-encoding'), limits.maxBodyBytes);
+  const decoded = decodeContentEncoding(request.body, joinedHeaderValue(request, 'content-encoding'), limits.maxBodyBytes);
   const whole = Buffer.from(decoded.bytes.buffer, decoded.bytes.byteOffset, decoded.bytes.byteLength);
   const buffer = whole.subarray(0, limits.maxBodyBytes);
   if (!type.mediaType.startsWith('multipart/')) {
@@ -226,7 +216,7 @@ function bodyInputsOfKind(kind: BodyKind, text: BodyText, boundary: string, limi
  * as declared, by what the body looks like; failing all, the raw text.
  */
 export function bodyInputs(request: WafRequest, limits: InputLimits = defaultInputLimits): RequestInput[] {
-  const type = parseContentType(headerValue(request, 'content-type'));
+  const type = parseContentType(headerValue(request, 'content-type') ?? undefined);
   const text = bodyText(request, limits, type);
   if (text === null) return [];
   const declared = declaredBodyKind(type);

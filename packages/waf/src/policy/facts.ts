@@ -58,6 +58,13 @@ export function headerValue(facts: Pick<RequestFacts, 'headers'>, name: string):
   return null;
 }
 
+/** Every value of a header joined with `, ` (`Content-Encoding: gzip` twice stacks two codings), or undefined. */
+export function joinedHeaderValue(facts: Pick<RequestFacts, 'headers'>, name: string): string | undefined {
+  const values: string[] = [];
+  for (const [key, value] of facts.headers) if (key.length === name.length && key.toLowerCase() === name) values.push(value);
+  return values.length === 0 ? undefined : values.join(', ');
+}
+
 /** Path plus `?query`, decoded: what URL lists, time-limited rules and keyword libraries match. */
 export function decodedUrl(facts: Pick<RequestFacts, 'path' | 'query'>): string {
   return facts.query === '' ? facts.path : `${facts.path}?${facts.query}`;

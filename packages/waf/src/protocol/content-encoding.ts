@@ -8,12 +8,13 @@
  * a body that does not inflate as labelled, or the header on a request without a body: 1, strict only (its content went unread, but odd
  * clients and broken proxies exist, and an application cannot read such a body either).
  */
+import { defaultInputLimits } from '../inputs.ts';
 import { codingsDecodable, contentCodings, decodeContentEncoding } from '../parse/body-encoding.ts';
 import { protocolHit, type ProtocolHit } from './hit.ts';
 import type { RequestView } from './view.ts';
 
-/** The engine's own default body window (inputs.ts `maxBodyBytes`): inflation stops there. */
-const maxBytes = 1 << 20;
+/** The engine's own default body window: inflation stops there (and the memoised result is shared with inputs.ts). */
+const maxBytes = defaultInputLimits.maxBodyBytes;
 
 function codingsOf(view: RequestView): string | undefined {
   const values = view.headers.get('content-encoding');

@@ -23,6 +23,7 @@
 import { decodeContentEncoding } from '../parse/body-encoding.ts';
 import { declaredBodyKind, parseContentType } from '../parse/content-type.ts';
 import { parseMultipart } from '../parse/multipart.ts';
+import { headerValue, joinedHeaderValue } from '../policy/facts.ts';
 import type { InputLocation, RequestInput, WafRequest } from '../types.ts';
 import { protocolHit, type ProtocolHit } from './hit.ts';
 
@@ -36,23 +37,18 @@ export function unreadInputsHit(phase: 1 | 2 | 3, maxInputs: number): ProtocolHi
 /** A form, JSON or XML body that was not read to its end, or null. */
 export function unreadBodyHit(request: WafRequest, maxBodyBytes: number): ProtocolHit | null {
   let length = request.body?.length ?? 0;
-  let contentType: string | undefined;
-  const codings: string[] = [];
-  for (const [name, value] of request.headers) {
-    if (name.toLowerCase() === 'content-type') contentType ??= value;
-    else if (name.toLowerCase() === 'content-encoding') codings.push(value);
-  }
+  const codings = joinedHeaderValue(request, 'content-encoding');
   let inflatedPastWindow = false;
-  if (codings.length > 0 && request.body) {
+  if (codings !== undefined && request.body) {
     // A compressed body is read inflated (parse/body-encoding.ts): what counts is the inflated length.
-    const decoded = decodeContentEncoding(request.body, codings.join(', '), maxBodyBytes);
+    const decoded = decodeContentEncoding(request.body, codings, maxBodyBytes);
     if (decoded.failed === null) {
       inflatedPastWindow = decoded.truncated;
       length = Math.max(length, decoded.bytes.length);
     }
   }
   if (!request.bodyTruncated && !inflatedPastWindow && length <= maxBodyBytes) return null;
-  const type = parseContentType(contentType);
+  const type = parseContentType(headerValue(request, 'content-type') ?? undefined);
   const kind = declaredBodyKind(type);
   if (kind === 'multipart' && request.body && cutInTextField(request.body.subarray(0, maxBodyBytes), type.params.boundary ?? '')) {
     return protocolHit('protocol.body_beyond_inspection', 1, { location: 'raw_body' }, `a form field cut at the ${Math.round(request.body.length / 1024)} KiB read`);
