@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import type { GatewayConfig } from '@rampart/contracts';
-import { rewriteResponseHeaders, type WafRequest } from '@rampart/waf';
+import { rewriteResponseHeaders, streamMultipart, type StreamedMultipart, type WafRequest } from '@rampart/waf';
 import type { WrongPasswordLimiter } from './authorize-limiter.ts';
 import { renderBlockResponse, renderProxyError, sendRendered, type RenderedResponse } from './block-response.ts';
 import { normalizeAddress, resolveClientIp } from './client-ip.ts';
@@ -19,6 +19,7 @@ import type { SiteRuntime } from './site-runtime.ts';
 import type { Upstream } from './upstream-pool.ts';
 import type { WorkerServices } from './services.ts';
 import { announcesNoBody, readBodyHead } from './body-head.ts';
+import { judgedUpload, uploadRefused, type UploadRefusedError } from './upload-tail.ts';
 
 export interface ProxyContext {
   inspector: Inspector;
@@ -118,6 +119,18 @@ function streamLimitOf(rt: SiteRuntime, req: http.IncomingMessage, ended: boolea
   return limit > 0 && !ended && req.headers['content-length'] === undefined ? limit : 0;
 }
 
+/** The rest of an upload longer than the window, and how to judge its parts once read (upload-tail.ts). */
+interface UploadTail {
+  streamed: StreamedMultipart;
+  judge: (request: WafRequest) => Promise<RenderedResponse | null>;
+}
+
+/** The checks a body streaming past the window goes through: the POST size limit (0 = none), the parts of an upload. */
+function streamChecks(chunks: AsyncIterable<Buffer>, limit: number, tail: UploadTail | undefined): AsyncIterable<Buffer> {
+  const sized = limit > 0 ? capped(chunks, limit) : chunks;
+  return tail ? judgedUpload(sized, tail.streamed, tail.judge) : sized;
+}
+
 /** The body's chunks, failing the stream (and so the upstream request) once they pass `limit` bytes. */
 async function* capped(chunks: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Buffer> {
   let total = 0;
@@ -170,20 +183,33 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
     let head: Buffer[] = [];
     let ended = announcesNoBody(req);
     let answering: Answering | undefined;
+    let tail: UploadTail | undefined;
     if (rt.site.status === 'on') {
       const read = await readBodyHead(req, rt.site.inspect_body_kb * 1024);
       if (read.aborted) return void res.destroy();
       head = read.chunks;
       ended = read.ended;
       const body = read.inspected.length > 0 ? read.inspected : null;
-      const request = wafRequest(req, clientIp, body, read.truncated);
+      let request = wafRequest(req, clientIp, body, read.truncated);
+      // A multipart upload longer than the window: its parts past the window are read as it
+      // streams and judged before its last bytes go (upload-tail.ts), so nothing goes unread here.
+      const streamed = !ended && body ? streamMultipart(request, body) : null;
+      if (streamed) request = { ...request, bodyTruncated: false };
       const verdict = await runRequestPipeline(ctx, rt, request);
       // A refused upload is not read to its end: the connection closes after the answer.
       const refusal = settle(ctx, rt, req, request, verdict);
       if (refusal) return sendRendered(res, refusal, !ended);
       if (rt.policy) answering = { request, areas: verdict.facts?.areas ?? [], trusted: verdict.action === 'forward' && verdict.trusted, streamLimit: streamLimitOf(rt, req, ended) };
+      if (streamed && verdict.action === 'forward' && !verdict.trusted) tail = { streamed, judge: (more) => judgeAgain(rt, req, more, verdict.record !== null) };
     }
-    forward(rt, req, res, clientIp, head, ended, undefined, 0, answering);
+    forward(rt, req, res, clientIp, head, ended, undefined, 0, answering, tail);
+  }
+
+  /** An upload judged once more with the parts that streamed past the window: a refusal's page, or null. */
+  async function judgeAgain(rt: SiteRuntime, req: http.IncomingMessage, request: WafRequest, recorded: boolean): Promise<RenderedResponse | null> {
+    const verdict = await runRequestPipeline(ctx, rt, { ...request, now: Date.now() }, { again: true });
+    // A finding recorded when the request was first judged is not recorded twice.
+    return settle(ctx, rt, req, request, verdict.action === 'forward' && recorded ? { ...verdict, record: null } : verdict);
   }
 
   function forward(
@@ -196,6 +222,7 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
     tried: Set<Upstream> | undefined,
     staleRetries = 0,
     answering?: Answering,
+    tail?: UploadTail,
   ): void {
     const upstream = rt.pool.pick(Date.now(), tried);
     if (!upstream) return sendRendered(res, renderProxyError(502, 'No origin server is available.'), !ended);
@@ -214,8 +241,8 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
     // tried), else what was read followed by the rest of the stream, with backpressure.
     const body = ended
       ? head.length === 0 ? null : head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head)
-      : answering?.streamLimit
-        ? Readable.from(capped(prepend(head, req), answering.streamLimit), { objectMode: false })
+      : answering?.streamLimit || tail
+        ? Readable.from(streamChecks(prepend(head, req), answering?.streamLimit ?? 0, tail), { objectMode: false })
         : head.length === 0 ? req : Readable.from(prepend(head, req), { objectMode: false });
     let answered = false;
     // A text body held whole for the filter library (response-phase.ts), until it ends or outgrows the bound.
@@ -300,8 +327,9 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
           const triedNow = tried ?? new Set<Upstream>();
           if (!stale) triedNow.add(upstream);
           if (replayable && (stale || (connectFailed && triedNow.size < rt.pool.upstreams.length))) {
-            return forward(rt, req, res, clientIp, head, ended, triedNow, staleRetries + (stale ? 1 : 0), answering);
+            return forward(rt, req, res, clientIp, head, ended, triedNow, staleRetries + (stale ? 1 : 0), answering, tail);
           }
+          if (code === uploadRefused) return sendRendered(res, (err as UploadRefusedError).refusal, true);
           if (code === tooLarge && answering) {
             const decision = { action: 'block', rule: 'request.post_size', kind: 'policy' } as const;
             const verdict = { action: 'block', decision, facts: null } as const;

@@ -38,7 +38,15 @@ const alwaysRead = new Set(['host', 'content-type']);
 /** A hit in a header the attack tab does not list is dropped and the request looked at again without it, this many times at most. */
 const maxHeaderRetries = 8;
 
-export async function runRequestPipeline(ctx: ProxyContext, rt: SiteRuntime, request: WafRequest): Promise<Verdict> {
+/**
+ * `again`: the same request judged once more, with the parts of an upload that streamed past the
+ * window (upload-tail.ts). It was counted when first judged, so CC protection does not count it twice.
+ */
+export interface PipelineOptions {
+  again?: boolean;
+}
+
+export async function runRequestPipeline(ctx: ProxyContext, rt: SiteRuntime, request: WafRequest, options: PipelineOptions = {}): Promise<Verdict> {
   const policy = rt.policy;
   if (!policy) return detectionVerdict(await detect(ctx, rt, request, null), null);
 
@@ -60,7 +68,7 @@ export async function runRequestPipeline(ctx: ProxyContext, rt: SiteRuntime, req
     if (listed.action === 'challenge') return { action: 'challenge', decision: listed, facts };
   }
 
-  const cc = ccProtection(ctx, rt, request, compiled, facts);
+  const cc = options.again ? null : ccProtection(ctx, rt, request, compiled, facts);
   if (cc) return cc;
 
   const detected = await detect(ctx, rt, request, policy);

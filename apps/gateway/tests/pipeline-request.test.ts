@@ -14,6 +14,12 @@ function multipart(fileName: string): { body: string; type: string } {
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
+const uploadBoundary = '----rampartUpload7';
+const textPart = (name: string, value: string) => Buffer.from(`--${uploadBoundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+const filePart = (name: string, fileName: string, content: Buffer) =>
+  Buffer.concat([Buffer.from(`--${uploadBoundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`), content, Buffer.from('\r\n')]);
+const multipartOf = (parts: Buffer[]) => ({ body: Buffer.concat([...parts, Buffer.from(`--${uploadBoundary}--\r\n`)]), type: `multipart/form-data; boundary=${uploadBoundary}` });
+
 describe.skipIf(!hasNginx)('gateway pipeline: request, protect, injection, response and base tabs through nginx', () => {
   let h: PolicyHarness;
 
@@ -97,6 +103,41 @@ describe.skipIf(!hasNginx)('gateway pipeline: request, protect, injection, respo
     await h.apply(settings(), { inspect_body_kb: 64, block_mode: 'strict' });
     expect((await h.get('/echo', { method: 'POST', body: long, headers: form })).status).toBe(403);
     expect(lastEvent()).toMatchObject({ type: 'block', rule: 'protocol.body_beyond_inspection' });
+  });
+
+  it('judges the parts of an upload streaming past the window before the origin has the whole body', async () => {
+    await h.apply(settings((s) => (s.request.upload = { enabled: true, types: 'mp4,jpg' })), { inspect_body_kb: 64 });
+    const video = filePart('video', 'clip.mp4', Buffer.alloc(300 * 1024, 7));
+    const send = async (label: string, parts: Buffer[], headers: Record<string, string> = {}) => {
+      const form = multipartOf(parts);
+      const r = await h.get(`/sink?case=${label}`, { method: 'POST', body: form.body, headers: { 'content-type': form.type, ...headers } });
+      return { ...r, sent: form.body };
+    };
+    // Ordinary: the title after the video reaches the origin byte for byte, with or without a length.
+    const framings: Record<string, string>[] = [{}, { 'transfer-encoding': 'chunked' }];
+    for (const headers of framings) {
+      const ok = await send('ok', [video, textPart('title', 'Holiday in Crete, day 2')], headers);
+      expect(ok.status).toBe(200);
+      expect(JSON.parse(ok.text)).toEqual({ bytes: ok.sent.length, sha256: sha256(ok.sent) });
+    }
+    // A text field after the video, a second file of a refused type after it: refused, with or without a length.
+    for (const headers of framings) {
+      expect((await send('sqli', [video, textPart('title', "1' union select password from users--")], headers)).status).toBe(403);
+      expect(lastEvent()).toMatchObject({ type: 'block', kind: 'sqli' });
+      expect((await send('shell', [video, filePart('extra', 'shell.php', Buffer.from('<?php system($_GET[1]); ?>'))], headers)).status).toBe(403);
+      expect(lastEvent()).toMatchObject({ type: 'block', rule: 'request.upload_type', evidence: 'shell.php' });
+    }
+    // The origin had the refused requests begin, never end: nginx logs them as cut short by the client.
+    const log = h.originLog().filter((l) => l.startsWith('POST /sink'));
+    expect(log.filter((l) => l === 'POST /sink?case=ok 200')).toHaveLength(2);
+    const refused = log.filter((l) => l.includes('case=sqli') || l.includes('case=shell'));
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.filter((l) => l.endsWith(' 200'))).toEqual([]);
+    // Strict: a long text field the window cuts is read on as it streams, so it is not refused as unread.
+    await h.apply(settings(), { inspect_body_kb: 64, block_mode: 'strict' });
+    const story = await send('story', [textPart('story', 'The harbour at dawn, the boats coming in. '.repeat(3000)), textPart('title', 'Crete')]);
+    expect(story.status).toBe(200);
+    expect(JSON.parse(story.text)).toEqual({ bytes: story.sent.length, sha256: sha256(story.sent) });
   });
 
   it('applies HTTP header limit rules, only the enabled ones', async () => {

@@ -2,7 +2,8 @@ import { percentDecode } from './decode/url.ts';
 import { decodeContentEncoding, decodeWide, wideCharset } from './parse/body-encoding.ts';
 import { declaredBodyKind, parseContentType, sniffBodyKind, type BodyKind, type ContentType } from './parse/content-type.ts';
 import { flattenJson, lenientJsonStrings } from './parse/json.ts';
-import { multipartTail, parseMultipart } from './parse/multipart.ts';
+import { parseMultipart } from './parse/multipart.ts';
+import { readMultipartTail, type MultipartTail, type MultipartTailLimits } from './parse/multipart-tail.ts';
 import { parseCookies, parseUrlencoded, type RawPair } from './parse/pairs.ts';
 import { tokenizeXml } from './parse/xml.ts';
 import { headerValue, joinedHeaderValue } from './policy/facts.ts';
@@ -155,6 +156,24 @@ function bodyText(request: WafRequest, limits: InputLimits, type: ContentType): 
 /** Bytes of a multipart body scanned past the window for parts (their heads only are read). */
 const maxMultipartScan = 16 << 20;
 
+/**
+ * Past the window, a large file first must not hide the text fields after it: the rest of the
+ * body (as far as it was handed over) is read for parts, files by their head (parse/multipart-tail.ts).
+ * The part the window cuts is read once more from its delimiter, so its value is not cut short.
+ * Null when the whole body fits the window. protocol/unread.ts reads the same to tell what was not read.
+ */
+export function multipartTailOf(bytes: Buffer, boundary: string, limits: InputLimits): MultipartTail | null {
+  if (bytes.length <= limits.maxBodyBytes || !boundary) return null;
+  const lastDelimiter = bytes.subarray(0, limits.maxBodyBytes).lastIndexOf('--' + boundary, undefined, 'latin1');
+  const from = lastDelimiter >= 0 ? lastDelimiter : limits.maxBodyBytes;
+  return readMultipartTail(bytes.subarray(0, maxMultipartScan), from, boundary, multipartTailLimits(limits));
+}
+
+/** How much of a multipart body past the window is read: as much text as the window holds, and as much of file heads. */
+export function multipartTailLimits(limits: InputLimits): MultipartTailLimits {
+  return { maxParts: limits.maxInputs, fileHead: limits.maxFileHead, textBudget: limits.maxBodyBytes, fileBudget: limits.maxBodyBytes };
+}
+
 function bodyInputsOfKind(kind: BodyKind, text: BodyText, boundary: string, limits: InputLimits): RequestInput[] | null {
   const out: RequestInput[] = [];
   switch (kind) {
@@ -167,13 +186,8 @@ function bodyInputsOfKind(kind: BodyKind, text: BodyText, boundary: string, limi
     case 'multipart': {
       // Sniffed without a header: the first line is `--boundary`.
       const guessed = boundary || (text.latin1.startsWith('--') ? text.latin1.slice(2, text.latin1.search(/\r?\n/)) : '');
-      // Past the window, a large file first must not hide the text fields after it: the rest of the
-      // body (as far as it was handed over) is scanned for parts, each read by its head.
-      // The part the window cuts is read once more from its delimiter, so its value is not cut short.
-      const lastDelimiter = guessed ? text.latin1.lastIndexOf('--' + guessed) : -1;
-      const from = lastDelimiter > 0 ? lastDelimiter : limits.maxBodyBytes;
-      const tail = text.bytes.length > limits.maxBodyBytes ? multipartTail(text.bytes.subarray(0, maxMultipartScan), from, guessed, { maxParts: limits.maxInputs, window: 264 * 1024, budget: limits.maxBodyBytes }) : '';
-      const parts = parseMultipart(text.latin1 + tail, guessed, { maxParts: limits.maxInputs, maxFileHead: limits.maxFileHead });
+      const tail = multipartTailOf(text.bytes, guessed, limits);
+      const parts = parseMultipart(tail ? text.latin1 + '\r\n' + tail.text : text.latin1, guessed, { maxParts: limits.maxInputs, maxFileHead: limits.maxFileHead });
       if (parts.length === 0) return null;
       for (const part of parts) {
         out.push({ location: 'body_name', name: part.name, value: part.name });

@@ -5,6 +5,7 @@ import { bodyInputs, defaultInputLimits, headerInputs, requestLineInputs, type I
 import { protocolHits, viewOf, type RequestView } from './protocol/index.ts';
 import { unreadBodyHit, unreadInputsHit, unreadValueHit } from './protocol/unread.ts';
 import type { AttackKind, BlockMode, Decision, DetectorContext, DetectorHit, RequestInput, WafRequest } from './types.ts';
+import { maxScannedValue } from './detect/scan-limit.ts';
 
 /**
  * The engine's pipeline, phase by phase as coraza runs it: 1 request line, 2 headers, 3 body
@@ -41,7 +42,7 @@ interface ResolvedOptions {
 }
 
 /** Past this length only the head and the tail of a value are read (payloads hide after padding). */
-const defaultMaxValueLength = 256 * 1024;
+const defaultMaxValueLength = maxScannedValue;
 
 function resolve(options: InspectOptions): ResolvedOptions {
   const entries = options.detectors ?? registry;
@@ -172,7 +173,7 @@ export function inspectPhases(request: WafRequest, options: InspectOptions, phas
     if (result.blocking) return blockDecision(result.blocking);
     first ??= result.first;
     // What was not read is a finding of its own (protocol/unread.ts): padding must not hide a payload.
-    const unread = !resolved.reportsUnread ? null : read.length > inputs.length ? unreadInputsHit(phase, resolved.inputLimits.maxInputs) : phase === 3 ? unreadBodyHit(request, resolved.inputLimits.maxBodyBytes) : null;
+    const unread = !resolved.reportsUnread ? null : read.length > inputs.length ? unreadInputsHit(phase, resolved.inputLimits.maxInputs) : phase === 3 ? unreadBodyHit(request, resolved.inputLimits) : null;
     if (unread) {
       const found = { hit: unread, input: { location: unread.location, name: unread.name, value: '' } };
       if (blocks(options.mode, unread)) return blockDecision(found);

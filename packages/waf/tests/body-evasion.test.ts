@@ -112,6 +112,22 @@ describe('multipart framing', () => {
     blocked(post(formType, multipart([file, part('title', sql)])));
   });
 
+  it('a text field after many files past the window, their contents not spending what text fields are read with', () => {
+    const file = (i: number) => `Content-Disposition: form-data; name="f${i}"; filename="photo${i}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n${'\u0007'.repeat(300 * 1024)}\r\n`;
+    const files = Array.from({ length: 8 }, (_, i) => file(i));
+    blocked(post(formType, multipart([...files, part('caption', xss)])));
+    passes(post(formType, multipart([...files, part('caption', 'Our holiday, day 2')])));
+  });
+
+  it('text fields past the window longer than what is read: strict refuses, loose records', () => {
+    const video = `Content-Disposition: form-data; name="video"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n${'\u0007'.repeat(1200 * 1024)}\r\n`;
+    // Two base64 images as text fields (data URLs, as rich-text editors post them): 1.2 MB of text, past the 1 MiB read.
+    const image = 'data:image/png;base64,' + 'iVBORw0KGgoAAAANSUhEUgAA'.repeat(25 * 1024);
+    const request = post(formType, multipart([video, part('cover', image), part('thumb', image), part('q', sql)]));
+    expect(inspect(request, { mode: 'strict' })).toMatchObject({ action: 'block', rule: 'protocol.body_beyond_inspection' });
+    expect(inspect(request, { mode: 'loose' })).toMatchObject({ action: 'record', rule: 'protocol.body_beyond_inspection' });
+  });
+
   it('a text field longer than the window, its payload past it: strict refuses', () => {
     const note = part('note', 'a'.repeat(900 * 1024) + ' ' + 'b'.repeat(200 * 1024) + ' ' + sql);
     expect(inspect(post(formType, multipart([note])), { mode: 'strict' })).toMatchObject({ action: 'block' });

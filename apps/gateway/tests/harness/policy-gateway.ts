@@ -19,7 +19,11 @@ export const secret = 'ab'.repeat(32);
 export const siteHost = 'shop.example';
 export const browser = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
 
-/** nginx serving what the settings groups act on: text pages, images, a cookie-setting URL, 404s, /echo and the /ws WebSocket echo proxied to a Node echo. */
+/**
+ * nginx serving what the settings groups act on: text pages, images, a cookie-setting URL, 404s, /echo,
+ * /sink (answers with the body's length and hash once it has all of it) and the /ws WebSocket echo
+ * proxied to a Node echo.
+ */
 export async function startPolicyOrigin(): Promise<{ port: number; dir: string; stop: () => Promise<void>; accessLog: () => string[] }> {
   const echo = await startEchoServer();
   const dir = mkdtempSync(join(tmpdir(), 'gw-policy-nginx-'));
@@ -60,6 +64,7 @@ http {
       return 200 "cookie set\\n";
     }
     location /echo { proxy_pass http://127.0.0.1:${echo.port}; proxy_http_version 1.1; proxy_request_buffering off; client_max_body_size 0; }
+    location /sink { proxy_pass http://127.0.0.1:${echo.port}; proxy_http_version 1.1; proxy_request_buffering off; client_max_body_size 0; }
     location /ws { proxy_pass http://127.0.0.1:${echo.port}; proxy_http_version 1.1;
       proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "upgrade"; proxy_read_timeout 60s; }
   }

@@ -148,26 +148,3 @@ export function parseMultipart(body: string, boundary: string, limits: Multipart
   }
   return parts;
 }
-
-/**
- * The parts of a multipart body past the window read whole (`from`): each delimiter found in the
- * rest of the bytes and at most `window` bytes after it (the part's headers, a text field's value, a
- * file's head), so that a text field sent after a large file is read, without turning megabytes of
- * file content into a string. Latin1 text, to append to the window's own; bounded in parts and bytes.
- */
-export function multipartTail(bytes: Buffer, from: number, boundary: string, limits: { maxParts: number; window: number; budget: number }): string {
-  if (!boundary || boundary.length > 200) return '';
-  const delimiter = Buffer.from('--' + boundary, 'latin1');
-  const pieces: string[] = [];
-  let spent = 0;
-  // A delimiter cut in two by the window's end is found whole here.
-  let at = bytes.indexOf(delimiter, Math.max(0, from - delimiter.length + 1));
-  while (at >= 0 && pieces.length < limits.maxParts && spent < limits.budget) {
-    const next = bytes.indexOf(delimiter, at + delimiter.length);
-    const end = Math.min(next < 0 ? bytes.length : next, at + limits.window, at + limits.budget - spent);
-    pieces.push(bytes.toString('latin1', at, end) + (end === next ? '' : '\r\n'));
-    spent += end - at;
-    at = next;
-  }
-  return pieces.length === 0 ? '' : '\r\n' + pieces.join('');
-}

@@ -18,12 +18,16 @@
  *   contents are read by their head on purpose, and a PUT of a JSON or XML document (WebDAV, object
  *   stores) is a file upload too. A form body (urlencoded) is counted whatever the method. A
  *   compressed body counts by its inflated length (a zip bomb is read as far as `maxBodyBytes`). A
- *   multipart form the window cut inside a text field (not a file) counts too.
+ *   multipart form counts when a text field (not a file) went unread: the window cut it and nothing
+ *   past the window was handed over, or the reading of the parts past the window (every text field,
+ *   file heads: parse/multipart-tail.ts) ran out of its budget. The gateway hands over what streamed
+ *   past its window the same way (streamMultipart).
  */
 import { decodeContentEncoding } from '../parse/body-encoding.ts';
 import { declaredBodyKind, parseContentType } from '../parse/content-type.ts';
 import { parseMultipart } from '../parse/multipart.ts';
 import { headerValue, joinedHeaderValue } from '../policy/facts.ts';
+import { multipartTailOf, type InputLimits } from '../inputs.ts';
 import type { InputLocation, RequestInput, WafRequest } from '../types.ts';
 import { protocolHit, type ProtocolHit } from './hit.ts';
 
@@ -35,23 +39,31 @@ export function unreadInputsHit(phase: 1 | 2 | 3, maxInputs: number): ProtocolHi
 }
 
 /** A form, JSON or XML body that was not read to its end, or null. */
-export function unreadBodyHit(request: WafRequest, maxBodyBytes: number): ProtocolHit | null {
+export function unreadBodyHit(request: WafRequest, limits: InputLimits): ProtocolHit | null {
+  const maxBodyBytes = limits.maxBodyBytes;
   let length = request.body?.length ?? 0;
   const codings = joinedHeaderValue(request, 'content-encoding');
   let inflatedPastWindow = false;
+  let bytes = request.body ? Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength) : null;
   if (codings !== undefined && request.body) {
     // A compressed body is read inflated (parse/body-encoding.ts): what counts is the inflated length.
     const decoded = decodeContentEncoding(request.body, codings, maxBodyBytes);
     if (decoded.failed === null) {
       inflatedPastWindow = decoded.truncated;
       length = Math.max(length, decoded.bytes.length);
+      bytes = Buffer.from(decoded.bytes.buffer, decoded.bytes.byteOffset, decoded.bytes.byteLength);
     }
   }
   if (!request.bodyTruncated && !inflatedPastWindow && length <= maxBodyBytes) return null;
   const type = parseContentType(headerValue(request, 'content-type') ?? undefined);
   const kind = declaredBodyKind(type);
-  if (kind === 'multipart' && request.body && cutInTextField(request.body.subarray(0, maxBodyBytes), type.params.boundary ?? '')) {
-    return protocolHit('protocol.body_beyond_inspection', 1, { location: 'raw_body' }, `a form field cut at the ${Math.round(request.body.length / 1024)} KiB read`);
+  if (kind === 'multipart' && bytes) {
+    const boundary = type.params.boundary ?? '';
+    const tail = multipartTailOf(bytes, boundary, limits);
+    // Past the window the parts are read (inputs.ts): what counts is whether that reading stopped
+    // short, or the body handed over was cut inside a text field.
+    const unread = tail ? tail.stopped || ((request.bodyTruncated || inflatedPastWindow) && tail.endsInText) : cutInTextField(bytes.subarray(0, maxBodyBytes), boundary);
+    return unread ? protocolHit('protocol.body_beyond_inspection', 1, { location: 'raw_body' }, `a form field past the ${Math.round(Math.min(maxBodyBytes, length) / 1024)} KiB read`) : null;
   }
   if (kind === 'urlencoded' || ((kind === 'json' || kind === 'xml') && request.method.toUpperCase() !== 'PUT')) {
     return protocolHit('protocol.body_beyond_inspection', 1, { location: 'raw_body' }, `a ${kind} body longer than the ${Math.round(Math.min(maxBodyBytes, length) / 1024)} KiB read`);
@@ -60,18 +72,20 @@ export function unreadBodyHit(request: WafRequest, maxBodyBytes: number): Protoc
 }
 
 /**
- * The window (the gateway's or the engine's) ends inside a text field of a multipart form, not inside
- * a file: the rest of that field went unread (the parts after it are read: inputs.ts). A window ending inside a file is the ordinary large upload and is not.
+ * The window (the gateway's or the engine's) ends inside a text field of a multipart form, or inside
+ * a part's headers, not inside a file: the rest of that field went unread. A window ending inside a file is the ordinary large upload and is not.
  */
-function cutInTextField(body: Uint8Array, boundary: string): boolean {
+function cutInTextField(body: Buffer, boundary: string): boolean {
   if (!boundary) return false;
   const delimiter = Buffer.from(`--${boundary}`, 'latin1');
-  const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const last = buffer.lastIndexOf(delimiter);
+  const last = body.lastIndexOf(delimiter);
   if (last < 0) return false;
-  // The last part read, up to the window's end: a text field whose headers were read whole.
-  const parts = parseMultipart(buffer.toString('latin1', last, Math.min(buffer.length, last + 16 * 1024)), boundary, { maxParts: 1, maxFileHead: 0 });
-  return parts.length === 1 && parts[0]!.fileName === null;
+  // The closing delimiter: the form was read to its end.
+  if (body[last + delimiter.length] === 0x2d && body[last + delimiter.length + 1] === 0x2d) return false;
+  // The last part read, up to the window's end: a text field, or a part whose headers were cut (a
+  // file or a field, it cannot be told).
+  const parts = parseMultipart(body.toString('latin1', last, Math.min(body.length, last + 16 * 1024)), boundary, { maxParts: 1, maxFileHead: 0 });
+  return parts.length === 0 || parts[0]!.fileName === null;
 }
 
 /**

@@ -21,6 +21,7 @@
  * line-based format the application writes it into: a log, a config file, a header (921151).
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
+import { scannedPart } from '../scan-limit.ts';
 
 /** Headers that mean an attack when injected: they set state or redirect in the victim's browser. */
 const responseHeaders = new Set([
@@ -71,7 +72,7 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
   if ((location === 'query' || location === 'cookie') && value.length < 4096 && requestLine.test(value.trim()) && /\shttp\/\d(?:\.\d)?$/i.test(value.trim())) {
     return hit('crlf.request_smuggling', value, 2);
   }
-  const bounded = value.length > 262144 ? value.slice(0, 262144) : value;
+  const bounded = scannedPart(value);
   const text = normalizeBreaks(bounded, location !== 'body');
   if (text === null) return null;
   const lines = text.split(/\r\n|\r|\n/);
@@ -110,7 +111,7 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
  */
 function detectInXml(value: string): DetectorHit | null {
   if (!value.includes('&#')) return null;
-  const bounded = value.length > 262144 ? value.slice(0, 262144) : value;
+  const bounded = scannedPart(value);
   if (!referenceBreak.test(bounded)) return null;
   // Split at the references only: XML text is full of typed breaks.
   const lines = bounded.split(referenceBreak);

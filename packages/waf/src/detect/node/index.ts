@@ -17,11 +17,12 @@ import { judgeMemberChains } from './js-members.ts';
 import { judgeInfiniteLoop } from './loops.ts';
 import { findPerlInterpolation } from './perl-interpolation.ts';
 import { judgePrototypePollution } from './prototype.ts';
+import { scannedPart } from '../scan-limit.ts';
 
 export function detectNodeInjection(value: string, location: InputLocation, _name?: string): DetectorHit | null {
   try {
     if (location === 'file_content') return null;
-    const text = value.length > 262144 ? value.slice(0, 262144) : value;
+    const text = scannedPart(value);
     const found = detect(text, location);
     if (!found) return null;
     // Binary data read as text holds these words by chance: checked only when something was found.

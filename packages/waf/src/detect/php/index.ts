@@ -20,8 +20,9 @@ import { findOpenTag } from './open-tags.ts';
 import { findSerializedObject } from './serialized.ts';
 import { judgeWholeCall } from './whole-call.ts';
 import { sessionFileUpload } from './session-file.ts';
+import { maxScannedValue } from '../scan-limit.ts';
 
-const maxScan = 262144;
+const maxScan = maxScannedValue;
 
 export function detectPhpInjection(value: string, location: InputLocation, name = ''): DetectorHit | null {
   try {

@@ -8,6 +8,7 @@
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
 import { looksBinary } from '../text-shape.ts';
+import { scannedPart } from '../scan-limit.ts';
 
 const openers: readonly (readonly [open: string, close: string])[] = [
   ['{{', '}}'], ['${', '}'], ['#{', '}'], ['*{', '}'], ['@{', '}'], ['<%=', '%>'], ['<%', '%>'], ['{%', '%}'], ['{#', '#}'],
@@ -34,7 +35,7 @@ export function detectSsti(value: string, location: InputLocation): DetectorHit 
 
 function detect(value: string): DetectorHit | null {
   if (!hasMarker(value)) return null;
-  const text = value.length > 262144 ? value.slice(0, 262144) : value;
+  const text = scannedPart(value);
   const lower = text.toLowerCase();
 
   // FreeMarker: <#assign ex="freemarker.template.utility.Execute"?new()> and ?api / ?new() built-ins.

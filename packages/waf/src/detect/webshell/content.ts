@@ -5,6 +5,7 @@
  * (eval(base64_decode(…)), preg_replace with /e, dynamic calls $_GET['f']($_GET['a'])).
  */
 import type { DetectorHit } from '../../types.ts';
+import { scannedPart } from '../scan-limit.ts';
 
 const phpInput = /\$_(?:get|post|request|cookie|server|files)\b|php:\/\/input|getallheaders\s*\(/;
 const phpSink = /\b(?:eval|assert|system|exec|passthru|shell_exec|popen|proc_open|pcntl_exec|create_function|call_user_func(?:_array)?|include|require(?:_once)?|array_map|usort|array_filter|ob_start)\s*\(|`[^`]*\$_/;
@@ -17,7 +18,7 @@ const aspSink = /process\s*\.\s*start\s*\(|wscript\.shell|\beval\s*\(\s*request|
 const aspInput = /\brequest\s*(?:\.\s*(?:item|form|querystring|params|inputstream)|\(|\[)/;
 
 export function judgeContent(content: string): DetectorHit | null {
-  const text = content.length > 262144 ? content.slice(0, 262144) : content;
+  const text = scannedPart(content);
   const lower = text.toLowerCase();
   if (lower.includes('<?') || lower.includes('<script language="php"')) {
     const obf = phpObfuscation.exec(lower);

@@ -7,6 +7,7 @@
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
 import { decodeUtf7 } from './utf7.ts';
+import { scannedPart } from '../scan-limit.ts';
 
 export function detectXxe(value: string, _location: InputLocation): DetectorHit | null {
   try {
@@ -18,7 +19,7 @@ export function detectXxe(value: string, _location: InputLocation): DetectorHit 
 
 function detect(value: string): DetectorHit | null {
   if (!value.includes('<') && !value.includes('+AD')) return null;
-  let text = value.length > 262144 ? value.slice(0, 262144) : value;
+  let text = scannedPart(value);
   if (text.includes('+AD')) text = decodeUtf7(text);
   const lower = text.toLowerCase();
 
