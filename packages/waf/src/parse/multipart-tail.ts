@@ -45,6 +45,8 @@ export class MultipartTailReader {
   private state: State = 'preamble';
   private head: Buffer[] = [];
   private headSize = 0;
+  /** The head's last bytes, where the blank line ending it may have begun. */
+  private headTail: Buffer = Buffer.alloc(0);
   private textLeft: number;
   private fileLeft: number;
   private partLeft = 0;
@@ -130,6 +132,7 @@ export class MultipartTailReader {
     this.state = 'head';
     this.head = [this.delimiter];
     this.headSize = 0;
+    this.headTail = Buffer.alloc(0);
   }
 
   /** A file cut at its head gets a line break, so the next delimiter starts a line as it did. */
@@ -170,23 +173,30 @@ export class MultipartTailReader {
     const before = this.headSize;
     this.head.push(Buffer.from(taken));
     this.headSize += taken.length;
-    const head = this.head.length === 2 ? (this.head[1] as Buffer) : Buffer.concat(this.head.slice(1));
     // The closing delimiter `--boundary--`: what follows up to the next delimiter is the epilogue.
-    if (head.length >= 2 && head[0] === 0x2d && head[1] === 0x2d) {
-      this.textLeft -= 2;
-      this.kept.push(this.delimiter, Buffer.from('--\r\n', 'latin1'));
-      this.head = [];
-      this.state = 'epilogue';
-      return;
+    if (before < 2 && this.headSize >= 2) {
+      const first = Buffer.concat(this.head.slice(1));
+      if (first[0] === 0x2d && first[1] === 0x2d) {
+        this.textLeft -= 2;
+        this.kept.push(this.delimiter, Buffer.from('--\r\n', 'latin1'));
+        this.head = [];
+        this.state = 'epilogue';
+        return;
+      }
     }
-    const crlfEnd = head.indexOf('\r\n\r\n', Math.max(0, before - 3), 'latin1');
-    const lfEnd = head.indexOf('\n\n', Math.max(0, before - 1), 'latin1');
+    // The blank line ending the headers is looked for in the new bytes and the last three before them
+    // (not in the whole head again: headers sent a byte at a time cost no more than sent at once).
+    const seam = this.headTail.length === 0 ? taken : Buffer.concat([this.headTail, taken]);
+    const crlfEnd = seam.indexOf('\r\n\r\n', 0, 'latin1');
+    const lfEnd = seam.indexOf('\n\n', 0, 'latin1');
     const ends = [crlfEnd < 0 ? -1 : crlfEnd + 4, lfEnd < 0 ? -1 : lfEnd + 2].filter((e) => e >= 0);
     if (ends.length === 0) {
+      this.headTail = Buffer.from(seam.subarray(Math.max(0, seam.length - 3)));
       if (taken.length < bytes.length) this.stop();
       return;
     }
-    const end = Math.min(...ends);
+    const end = before - this.headTail.length + Math.min(...ends);
+    const head = Buffer.concat(this.head.slice(1));
     this.textLeft -= end;
     const isFile = parseMultipart(this.delimiter.toString('latin1') + head.toString('latin1', 0, end), this.boundary, { maxParts: 1, maxFileHead: 0 })[0]?.fileName != null;
     this.head = [this.delimiter, Buffer.from(head.subarray(0, end))];
