@@ -232,7 +232,7 @@ const groups: [string, (r: BenchRequest) => boolean][] = [
 ];
 
 const describe = (d: Decision) =>
-  d.action === 'block' ? `${d.rule} @${d.location}:${d.name ?? ''} ${JSON.stringify(d.evidence ?? '').slice(0, 140)}` : d.action;
+  d.action === 'block' || d.action === 'record' ? `${d.action === 'record' ? 'record ' : ''}${d.rule} @${'location' in d ? d.location : ''}:${'name' in d ? (d.name ?? '') : ''} ${JSON.stringify(('evidence' in d ? d.evidence : '') ?? '').slice(0, 140)}` : d.action;
 
 const saved: Record<string, string[]> = {};
 const against = option('against');
@@ -293,7 +293,8 @@ for (const mode of modes) {
       .filter(([r, d]) => r.set.startsWith(misses) && r.expect === 'attack' && d.action !== 'block')
       .slice(0, show)
       // Node's own 400 is marked: the gateway never hands those requests to the engine.
-      .forEach(([r, , refused]) => console.log(`  ${r.id}${refused ? '  (refused by Node: 400/431/501)' : ''}`));
+      // A recorded finding is named: what strict would have refused it for.
+      .forEach(([r, d, refused]) => console.log(`  ${r.id}${refused ? '  (refused by Node: 400/431/501)' : d.action === 'record' ? `  ${describe(d)}` : ''}`));
   }
 }
 const out = option('out');
