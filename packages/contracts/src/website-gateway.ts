@@ -57,9 +57,11 @@ export const gatewaySiteSchema = z.object({
   /** The engine's block mode (spec: loose blocks clear attacks, strict suspicious ones too). */
   block_mode: z.enum(['loose', 'strict']).default('loose'),
   /**
-   * How much of a request body the engine reads (KiB); the rest streams through uninspected. The
-   * default matches the engine's own read (1 MiB): a form, JSON or XML body longer than this is a
-   * finding of its own (strict blocks it; packages/waf protocol/unread.ts), uploads are not.
+   * How much of a request body the engine reads before deciding (KiB); the rest streams through.
+   * The default matches the engine's own read (1 MiB): a form, JSON or XML body longer than this is a
+   * finding of its own (strict blocks it; packages/waf protocol/unread.ts). A multipart upload is
+   * read on as it streams (text fields, file names, file heads) and judged again before its last
+   * bytes reach the origin (apps/gateway upload-tail.ts).
    */
   inspect_body_kb: z.number().int().min(0).max(65536).default(1024),
   /** The response settings group of the site (website.ts): default 403 with the standard page. */
