@@ -140,6 +140,20 @@ describe.skipIf(!hasNginx)('gateway pipeline: request, protect, injection, respo
     expect(JSON.parse(story.text)).toEqual({ bytes: story.sent.length, sha256: sha256(story.sent) });
   });
 
+  it('an origin that answers while the upload still streams: a refusal past the window cuts its answer off', async () => {
+    await h.apply(settings(), { inspect_body_kb: 64 });
+    const form = multipartOf([filePart('video', 'clip.mp4', Buffer.alloc(300 * 1024, 7)), textPart('title', "1' union select password from users--")]);
+    // /echo answers as the body comes: its 200 may reach the gateway before the verdict. Then the
+    // answer is cut off (the client sees an error); if not, the client gets the block page.
+    const outcome = await h.get('/echo', { method: 'POST', body: form.body, headers: { 'content-type': form.type } }).then(
+      (r) => r.status,
+      () => 'cut off',
+    );
+    expect([403, 'cut off']).toContain(outcome);
+    expect(lastEvent()).toMatchObject({ type: 'block', kind: 'sqli' });
+    expect((await h.get('/index.html')).status).toBe(200);
+  });
+
   it('applies HTTP header limit rules, only the enabled ones', async () => {
     const rule = { id: 1, enabled: true, header: 'x-token', max_bytes: 10 };
     await h.apply(settings((s) => (s.request.header_rules = [rule, { id: 2, enabled: false, header: '*', max_bytes: 1 }])));
