@@ -119,6 +119,12 @@ describe('multipart framing', () => {
     passes(post(formType, multipart([...files, part('caption', 'Our holiday, day 2')])));
   });
 
+  it('a web shell uploaded as the second file, after one larger than the window', () => {
+    const video = `Content-Disposition: form-data; name="video"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n${'\u0007'.repeat(1200 * 1024)}\r\n`;
+    const shell = `Content-Disposition: form-data; name="thumb"; filename="thumb.jpg"\r\nContent-Type: image/jpeg\r\n\r\n<?php @eval($_POST['cmd']); ?>\r\n`;
+    blocked(post(formType, multipart([video, shell])));
+  });
+
   it('text fields past the window longer than what is read: strict refuses, loose records', () => {
     const video = `Content-Disposition: form-data; name="video"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n${'\u0007'.repeat(1200 * 1024)}\r\n`;
     // Two base64 images as text fields (data URLs, as rich-text editors post them): 1.2 MB of text, past the 1 MiB read.
