@@ -2,7 +2,7 @@ import type { GatewaySite } from '@rampart/contracts';
 import type { AttackKind, Decision, WafRequest } from '@rampart/waf';
 
 /** What the inspector learns about the site a request is for. */
-export type InspectedSite = Pick<GatewaySite, 'id' | 'block_mode'>;
+export type InspectedSite = Pick<GatewaySite, 'id' | 'block_mode' | 'inspect_body_kb'>;
 
 /**
  * The engine as the gateway sees it. The real one is `inspect` of @rampart/waf; anything with this

@@ -19,6 +19,7 @@ import type { SiteRuntime } from './site-runtime.ts';
 import type { Upstream } from './upstream-pool.ts';
 import type { WorkerServices } from './services.ts';
 import { announcesNoBody, readBodyHead } from './body-head.ts';
+import { bodyLimitsFor } from './body-limits.ts';
 import { judgedUpload, uploadRefused, type UploadRefusedError } from './upload-tail.ts';
 
 export interface ProxyContext {
@@ -193,7 +194,7 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
       let request = wafRequest(req, clientIp, body, read.truncated);
       // A multipart upload longer than the window: its parts past the window are read as it
       // streams and judged before its last bytes go (upload-tail.ts), so nothing goes unread here.
-      const streamed = !ended && body ? streamMultipart(request, body) : null;
+      const streamed = !ended && body ? streamMultipart(request, body, bodyLimitsFor(rt.site)) : null;
       if (streamed) request = { ...request, bodyTruncated: false };
       const verdict = await runRequestPipeline(ctx, rt, request);
       // A refused upload is not read to its end: the connection closes after the answer.

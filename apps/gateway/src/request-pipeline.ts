@@ -1,6 +1,7 @@
 import { checkRecordKeywords, evaluateRequestPolicy, type CompiledPolicy, type Decision, type RequestFacts, type WafRequest } from '@rampart/waf';
 import type { WebsiteInterceptEntry } from '@rampart/contracts';
 import { reportIntercept } from './gateway-events.ts';
+import { bodyLimitsFor } from './body-limits.ts';
 import { gatherFacts } from './request-facts.ts';
 import type { ProxyContext } from './proxy.ts';
 import type { SitePolicy, SiteRuntime } from './site-runtime.ts';
@@ -50,7 +51,7 @@ export async function runRequestPipeline(ctx: ProxyContext, rt: SiteRuntime, req
   const policy = rt.policy;
   if (!policy) return detectionVerdict(await detect(ctx, rt, request, null), null);
 
-  const facts = gatherFacts(ctx.services, rt.site.id, policy, request);
+  const facts = gatherFacts(ctx.services, rt.site.id, policy, request, bodyLimitsFor(rt.site));
   const compiled = policy.compiled;
   const timed = ctx.services.timed();
   let listed = evaluateRequestPolicy(compiled, facts, timed);

@@ -154,6 +154,24 @@ describe.skipIf(!hasNginx)('gateway pipeline: request, protect, injection, respo
     expect((await h.get('/index.html')).status).toBe(200);
   });
 
+  it('reads as much of a body as the window holds when the window is raised past 1 MiB', async () => {
+    const json = { 'content-type': 'application/json' };
+    // An API posting an image inline, the attack in a field after it: 1.5 MB of JSON.
+    const body = JSON.stringify({ image: 'iVBORw0KGgo'.repeat(140_000), note: "1' union select password from users--" });
+    // The default window (1 MiB): loose lets the unread rest through and records that it did.
+    const unread = await h.get('/echo', { method: 'POST', body, headers: json });
+    expect(unread.status).toBe(200);
+    expect(lastEvent()).toMatchObject({ type: 'record', rule: 'protocol.body_beyond_inspection' });
+    // Raised to 2 MiB: the engine reads it all and finds the attack.
+    await h.apply(settings(), { inspect_body_kb: 2048 });
+    expect((await h.get('/echo', { method: 'POST', body, headers: json })).status).toBe(403);
+    expect(lastEvent()).toMatchObject({ type: 'block', kind: 'sqli' });
+    const clean = JSON.stringify({ image: 'iVBORw0KGgo'.repeat(140_000), note: 'Our holiday, day 2' });
+    const passed = await h.get('/echo', { method: 'POST', body: clean, headers: json });
+    expect(passed.status).toBe(200);
+    expect(passed.text).toBe(clean);
+  });
+
   it('applies HTTP header limit rules, only the enabled ones', async () => {
     const rule = { id: 1, enabled: true, header: 'x-token', max_bytes: 10 };
     await h.apply(settings((s) => (s.request.header_rules = [rule, { id: 2, enabled: false, header: '*', max_bytes: 1 }])));

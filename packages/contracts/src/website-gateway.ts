@@ -58,8 +58,9 @@ export const gatewaySiteSchema = z.object({
   block_mode: z.enum(['loose', 'strict']).default('loose'),
   /**
    * How much of a request body the engine reads before deciding (KiB); the rest streams through.
-   * The default matches the engine's own read (1 MiB): a form, JSON or XML body longer than this is a
-   * finding of its own (strict blocks it; packages/waf protocol/unread.ts). A multipart upload is
+   * The default matches the engine's own read (1 MiB); a larger window is read whole by the engine
+   * (apps/gateway body-limits.ts). A form, JSON or XML body longer than the window is a finding of
+   * its own (strict blocks it; packages/waf protocol/unread.ts). A multipart upload is
    * read on as it streams (text fields, file names, file heads) and judged again before its last
    * bytes reach the origin (apps/gateway upload-tail.ts).
    */
