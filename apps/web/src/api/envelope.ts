@@ -31,8 +31,13 @@ export function adoptLanguage(lang: unknown): void {
   void i18next.changeLanguage(lang);
 }
 
-function closeAfter(handle: { destroy(): void }, ms: number): void {
-  setTimeout(() => handle.destroy(), ms);
+/** Closes a self-closing modal after `ms`. */
+export function closeAfter(handle: { destroy(): void }, ms: number): void {
+  setTimeout(() => {
+    // The page went away before the modal closed itself (in tests: the DOM was torn down): nothing to close.
+    if (typeof window === 'undefined') return;
+    handle.destroy();
+  }, ms);
 }
 
 const content = (msg: string) => createElement(Markup, { html: msg });

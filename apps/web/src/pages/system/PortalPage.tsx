@@ -10,7 +10,7 @@ import {
 } from '@rampart/contracts';
 import { errorField, isApiError } from '../../api/errors.ts';
 import { feedback } from '../../api/feedback.ts';
-import { successModalMs } from '../../api/envelope.ts';
+import { closeAfter, successModalMs } from '../../api/envelope.ts';
 import { errorProps, issuesToErrors, withoutError, type FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useCan } from '../../session/useUserInfo.ts';
@@ -114,8 +114,7 @@ function PortalForm({ view }: { view: PortalView }) {
       queryClient.setQueryData(portalKey, result.view);
       setDraft(draftOf(result.view));
     }
-    const handle = feedback().success({ content: msg });
-    setTimeout(() => handle.destroy(), successModalMs);
+    closeAfter(feedback().success({ content: msg }), successModalMs);
   };
 
   const save = useMutation({
