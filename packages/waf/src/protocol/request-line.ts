@@ -146,6 +146,17 @@ function checkDecodedPath(view: RequestView): ProtocolHit | null {
 }
 
 /**
+ * A control byte other than tab and line breaks in the decoded query (`?q=a%03`, `?q=a%127`, CRS
+ * 920271): no form or link writes one (a textarea sent by GET has only tabs and line breaks), but
+ * a binary token an API passes without encoding could, so suspicious only (strict mode).
+ */
+function checkDecodedQuery(view: RequestView): ProtocolHit | null {
+  if (view.query === null || !view.query.includes('%')) return null;
+  // eslint-disable-next-line no-control-regex
+  return /[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(percentDecode(view.query)) ? protocolHit('protocol.control_char', 1, { location: 'query' }, view.query.slice(0, 120)) : null;
+}
+
+/**
  * mod_proxy's unix-socket syntax smuggled into the query (CVE-2021-40438): `unix:<path>|http://…`
  * makes Apache connect wherever the attacker says.
  */
@@ -157,5 +168,5 @@ function checkProxySocket(view: RequestView): ProtocolHit | null {
 }
 
 export function checkRequestLine(view: RequestView): ProtocolHit | null {
-  return strongest([checkMethod(view.method), checkTargetForm(view), checkTargetBytes(view), checkOverlong(view), checkMultipleEncoding(view), checkDecodedPath(view), checkProxySocket(view)]);
+  return strongest([checkMethod(view.method), checkTargetForm(view), checkTargetBytes(view), checkOverlong(view), checkMultipleEncoding(view), checkDecodedPath(view), checkDecodedQuery(view), checkProxySocket(view)]);
 }

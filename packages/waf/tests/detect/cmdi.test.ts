@@ -397,6 +397,26 @@ describe('cmdi detector: cmd.exe variables and a string layer in between', () =>
   ]);
 });
 
+describe("cmdi detector: vi's shell escape", () => {
+  // GTFOBins' way out of an editor: `:!command` runs a shell; CRS 932236/932238.
+  checkAttacks(detectCmdi, 'cmdi', [
+    { value: ';vim dddd +silent\\ \\!whoami +wq', location: 'body', rule: 'cmdi.editor_escape' },
+    { value: ';ex dddd +silent\\ \\!whoami +wq', location: 'body', rule: 'cmdi.editor_escape' },
+    { value: ';vi -c:\\!pwd\n', location: 'body', rule: 'cmdi.editor_escape' },
+    { value: "vim -c ':!/bin/sh'", rule: 'cmdi.editor_escape' },
+    { value: 'x|nvim +!id', rule: 'cmdi.editor_escape' },
+    { value: ";vim -c 'silent !id' -c q", rule: 'cmdi.editor_escape' },
+  ]);
+  checkBenign(detectCmdi, [
+    { value: 'my ex !important', location: 'body' },
+    { value: 'Chapter vi !wow', location: 'body' },
+    { value: 'vim is great!', location: 'body' },
+    { value: 'open it in vi and type :wq!', location: 'body' },
+    { value: 'vim -c "set number" file.txt', location: 'body', below: 2 },
+    { value: 'vim +silent file.txt', location: 'body' },
+  ]);
+});
+
 describe('cmdi detector: a network probe of one host alone in a value', () => {
   // `ping 127.0.0.1` typed into a search box or a ticket names a host (CRS 932260 must-pass); the
   // same command with an option, the Enter that submits it, or a separator is still a command line.

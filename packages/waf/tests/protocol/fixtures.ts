@@ -118,6 +118,8 @@ export const suspicious: Fixture[] = [
   { what: 'index with a space and text after it in a name', wire: `GET /?items[0]%20copy=1 HTTP/1.1\n${browser}\n\n`, rule: 'protocol.name_after_index' },
   { what: 'RFC 2109 cookie version without a quoted value', wire: `GET / HTTP/1.1\n${browser}\nCookie: $Version=1; sid=abc\n\n`, rule: 'protocol.cookie_v1' },
   { what: 'control byte in a cookie name', wire: `GET / HTTP/1.1\n${browser}\nCookie: sid%01=1\n\n`, rule: 'protocol.control_char' },
+  { what: 'control byte in a query value (CRS 920271)', wire: `GET /?test=test1%03 HTTP/1.1\n${browser}\n\n`, rule: 'protocol.control_char' },
+  { what: 'control byte ahead of a digit in a query value', wire: `GET /search?q=test1%127 HTTP/1.1\n${browser}\n\n`, rule: 'protocol.control_char' },
   { what: 'NUL in a URL-encoded cookie value', wire: `GET / HTTP/1.1\n${browser}\nCookie: state=ab%00cd\n\n`, rule: 'protocol.nul_byte' },
   { what: 'Content-Range that does not parse', wire: `GET / HTTP/1.1\n${browser}\nContent-Range: test\n\n`, rule: 'protocol.restricted_header' },
   { what: 'Sec-Fetch-User written by hand', wire: `GET / HTTP/1.1\n${browser}\nSec-Fetch-User: yes\n\n`, rule: 'protocol.client_header_forged' },
@@ -146,6 +148,7 @@ export const probes: Fixture[] = [
 ];
 
 export const benign: Fixture[] = [
+  { what: 'a textarea sent by GET, with tabs and line breaks', wire: `GET /search?q=first%09line%0D%0Asecond+line HTTP/1.1\n${browser}\n\n` },
   // Not findings (headers.ts says why): the site opened by its address, a health check without User-Agent.
   { what: 'Host that is an address (health check)', wire: 'GET /health HTTP/1.1\nHost: 10.0.0.5:8080\nUser-Agent: kube-probe/1.29\nAccept: */*\n\n' },
   { what: 'no User-Agent (HAProxy httpchk)', wire: 'GET /api/items HTTP/1.1\nHost: shop.example\nAccept: application/json\n\n' },

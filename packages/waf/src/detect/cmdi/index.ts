@@ -295,6 +295,10 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   // `;trap 'rm -rf file.txt' SIGEXIT`, `;at 2:00 "echo test"`: a quoted command line handed to a
   // command that runs it later (at and batch are no dictionary words: they count only so).
   if (sep !== 'close' && sep !== 'start' && stringRunners.has(name.toLowerCase()) && args.some((a) => runsCommandString(a))) return hit('cmdi.command_line', evidence, 2);
+  // `;vim x +silent\ !whoami`, `;ex -c:\!pwd`, `vi -c ':!/bin/sh'`: vi's `!` hands the rest of the
+  // line to the shell, the GTFOBins way out of an editor; no sentence gives an editor a `!command`.
+  // (CRS's must-pass set lists `;vi … !whoami` as not for 932236 at PL2: 932238 catches it at PL3.)
+  if (viEditors.has(name.toLowerCase()) && args.some(isEditorShellEscape)) return hit('cmdi.editor_escape', evidence, markdown && sep === 'backtick' ? 1 : 2);
   const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name)) ?? resolveSwitched(name) ?? pipedEditor(name, sep, leading, pipeCount);
   if (!resolved) return null;
   // An empty expansion before the command ($u wget …) is obfuscation too.
@@ -549,13 +553,26 @@ function resolveSwitched(word: string): ResolvedCommand | null {
 
 /** Power commands: a lone one submitted as a line is a command typed, not a word (see judge). */
 const powerCommands = new Set(['shutdown', 'reboot', 'poweroff']);
+/** The vi family: each runs `:!command` in a shell. */
+const viEditors = new Set(['vi', 'vim', 'nvim', 'ex', 'view', 'rvim', 'rview', 'vimdiff', 'gvim']);
+
+/**
+ * `!whoami`, `-c:!pwd`, `:!/bin/sh`, `+silent !id` (one word: `+silent\ !id`), or `-c` then
+ * `silent !id`: an editor command that runs a program (a path or a known command).
+ */
+function isEditorShellEscape(arg: ShellWord, k: number, args: readonly ShellWord[]): boolean {
+  const editorCommand = k > 0 && args[k - 1]!.text === '-c' ? /^:?[a-z ]{0,12}!\s*([\w./~-]{1,60})/ : /^(?:(?:-c|\+):?[a-z ]{0,12}|:)?!\s*([\w./~-]{1,60})/;
+  const m = editorCommand.exec(arg.text);
+  return m !== null && (m[1]!.startsWith('/') || resolveCommand(m[1]!, false) !== null);
+}
+
 /** Editors a pipe can feed (`|vi`): too short or too plain for the dictionary, read only after a pipe. */
 const pipeEditors = new Set(['vi', 'nano']);
 
 /**
  * `|vi (x`: a value that opens with a pipe into an editor hands the application's output to a
- * program, which only an injection writes. (Not after `;`: CRS's must-pass set holds editor
- * escapes, `;vi -c:\!pwd`, as its own; and "vi" elsewhere is a Roman numeral or a word.)
+ * program, which only an injection writes. (Not after `;`: "vi" elsewhere is a Roman numeral
+ * or a word; an editor given a `!command` is judged by isEditorShellEscape.)
  */
 function pipedEditor(name: string, sep: string, leading: boolean, pipeCount: number): ResolvedCommand | null {
   // (One pipe only: "| vi | vim |" is a table row of editor names.)
