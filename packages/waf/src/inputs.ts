@@ -3,7 +3,7 @@ import { decodeContentEncoding, decodeWide, wideCharset } from './parse/body-enc
 import { declaredBodyKind, parseContentType, sniffBodyKind, type BodyKind, type ContentType } from './parse/content-type.ts';
 import { flattenJson, lenientJsonStrings } from './parse/json.ts';
 import { parseMultipart } from './parse/multipart.ts';
-import { readMultipartTail, type MultipartTail, type MultipartTailLimits } from './parse/multipart-tail.ts';
+import { readMultipartTail, resumeOffset, type MultipartTail, type MultipartTailLimits } from './parse/multipart-tail.ts';
 import { parseCookies, parseUrlencoded, type RawPair } from './parse/pairs.ts';
 import { tokenizeXml } from './parse/xml.ts';
 import { headerValue, joinedHeaderValue } from './policy/facts.ts';
@@ -160,13 +160,24 @@ const maxMultipartScan = 16 << 20;
  * Past the window, a large file first must not hide the text fields after it: the rest of the
  * body (as far as it was handed over) is read for parts, files by their head (parse/multipart-tail.ts).
  * The part the window cuts is read once more from its delimiter, so its value is not cut short.
- * Null when the whole body fits the window. protocol/unread.ts reads the same to tell what was not read.
+ * Null when the whole body fits the window. protocol/unread.ts reads the same to tell what was not
+ * read: the reading is kept per body, so the two share one pass over up to 16 MiB.
  */
 export function multipartTailOf(bytes: Buffer, boundary: string, limits: InputLimits): MultipartTail | null {
   if (bytes.length <= limits.maxBodyBytes || !boundary) return null;
-  const lastDelimiter = bytes.subarray(0, limits.maxBodyBytes).lastIndexOf('--' + boundary, undefined, 'latin1');
-  const from = lastDelimiter >= 0 ? lastDelimiter : limits.maxBodyBytes;
-  return readMultipartTail(bytes.subarray(0, maxMultipartScan), from, boundary, multipartTailLimits(limits));
+  const known = tailMemo.get(bytes.buffer);
+  if (known && known.offset === bytes.byteOffset && known.length === bytes.length && known.boundary === boundary && sameTailLimits(known.limits, limits)) return known.tail;
+  const from = resumeOffset(bytes.subarray(0, limits.maxBodyBytes), boundary);
+  const tail = readMultipartTail(bytes.subarray(0, maxMultipartScan), from, boundary, multipartTailLimits(limits));
+  tailMemo.set(bytes.buffer, { offset: bytes.byteOffset, length: bytes.length, boundary, limits, tail });
+  return tail;
+}
+
+/** One reading per body's memory (the request's body, or its memoised inflation: parse/body-encoding.ts). */
+const tailMemo = new WeakMap<ArrayBufferLike, { offset: number; length: number; boundary: string; limits: InputLimits; tail: MultipartTail }>();
+
+function sameTailLimits(a: InputLimits, b: InputLimits): boolean {
+  return a === b || (a.maxBodyBytes === b.maxBodyBytes && a.maxInputs === b.maxInputs && a.maxFileHead === b.maxFileHead);
 }
 
 /** How much of a multipart body past the window is read: as much text as the window holds, and as much of file heads. */

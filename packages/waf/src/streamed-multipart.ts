@@ -1,5 +1,6 @@
 import { multipartTailLimits, defaultInputLimits, type InputLimits } from './inputs.ts';
-import { MultipartTailReader } from './parse/multipart-tail.ts';
+import { MultipartTailReader, resumeOffset } from './parse/multipart-tail.ts';
+import { usableBoundary } from './parse/multipart.ts';
 import { parseContentType } from './parse/content-type.ts';
 import { headerValue } from './policy/facts.ts';
 import type { WafRequest } from './types.ts';
@@ -28,10 +29,10 @@ export function streamMultipart(request: WafRequest, window: Uint8Array, limits:
   if (headerValue(request, 'content-encoding') !== null) return null;
   const type = parseContentType(headerValue(request, 'content-type') ?? undefined);
   const boundary = type.params.boundary ?? '';
-  if (!type.mediaType.startsWith('multipart/') || !boundary || boundary.length > 200) return null;
+  if (!type.mediaType.startsWith('multipart/') || !usableBoundary(boundary)) return null;
   const bytes = Buffer.from(window.buffer, window.byteOffset, window.byteLength);
-  const last = bytes.lastIndexOf('--' + boundary, undefined, 'latin1');
-  const from = last >= 0 ? last : bytes.length;
+  const from = resumeOffset(bytes, boundary);
+  const windowCutAPart = from < bytes.length;
   const reader = new MultipartTailReader(boundary, multipartTailLimits(limits));
   return {
     from,
@@ -39,7 +40,7 @@ export function streamMultipart(request: WafRequest, window: Uint8Array, limits:
     finish() {
       const tail = reader.result();
       // Only the file the window cut, and nothing else: its head was judged with the window.
-      const cutFileOnly = !tail.stopped && tail.textParts === 0 && tail.fileParts <= (last >= 0 ? 1 : 0);
+      const cutFileOnly = !tail.stopped && tail.textParts === 0 && tail.fileParts <= (windowCutAPart ? 1 : 0);
       if (cutFileOnly) return null;
       const body = Buffer.concat([bytes.subarray(0, from), Buffer.from(tail.text, 'latin1')]);
       return { ...request, body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), bodyTruncated: tail.stopped };

@@ -58,7 +58,7 @@ describe('a compressed body (Content-Encoding) is read inflated', () => {
 
   it('a body that does not inflate, or a coding the engine does not know, is refused in strict only', () => {
     const broken = post('application/json', `{"q":"${sql}"}`.replace(/union/, 'un'), 'Content-Encoding: gzip\n');
-    expect(inspect(broken, { mode: 'strict' })).toMatchObject({ action: 'block', rule: 'protocol.restricted_header' });
+    expect(inspect(broken, { mode: 'strict' })).toMatchObject({ action: 'block', rule: 'protocol.body_undecodable' });
     expect(inspect(broken, { mode: 'loose' }).action).not.toBe('block');
     expect(inspect(post('application/json', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2]), 'Content-Encoding: zstd\n'), { mode: 'strict' })).toMatchObject({ action: 'block', rule: 'protocol.restricted_header' });
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MultipartTailReader, readMultipartTail, type MultipartTailLimits } from '../src/parse/multipart-tail.ts';
+import { defaultInputLimits, multipartTailOf } from '../src/inputs.ts';
+import { MultipartTailReader, readMultipartTail, resumeOffset, type MultipartTailLimits } from '../src/parse/multipart-tail.ts';
 import { parseMultipart } from '../src/parse/multipart.ts';
 
 const boundary = '----WebKitFormBoundaryQ1';
@@ -90,5 +91,25 @@ describe('multipart tail reader', () => {
     const cutAt = bytes.indexOf(`--${boundary}`, 10, 'latin1') + 5;
     const tail = readMultipartTail(bytes, cutAt, boundary, limits);
     expect(fields(tail.text)).toEqual([['note', null, 'after the file']]);
+  });
+
+  it('resumes at the last delimiter inside the window, or at its end when the window holds none', () => {
+    const window = Buffer.from(text('a', '1') + file('f', 'a.bin', 'q'.repeat(100)), 'latin1');
+    expect(resumeOffset(window, boundary)).toBe(window.indexOf(`--${boundary}`, 5, 'latin1'));
+    const inside = Buffer.from('q'.repeat(100), 'latin1');
+    expect(resumeOffset(inside, boundary)).toBe(100);
+  });
+
+  it('reads a body past the window once, however many checks ask (inputs and the unread check share it)', () => {
+    const limits = { ...defaultInputLimits, maxBodyBytes: 4096 };
+    const bytes = Buffer.from(file('f', 'a.bin', 'q'.repeat(10_000)) + text('note', 'after the file') + close, 'latin1');
+    const first = multipartTailOf(bytes, boundary, limits);
+    // (The file keeps as much of its head as the file budget, the window's size, allows.)
+    expect(fields(first!.text)).toEqual([['f', 'a.bin', 4096], ['note', null, 'after the file']]);
+    // Another view of the same memory (as protocol/unread.ts makes) gets the same reading back.
+    expect(multipartTailOf(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), boundary, { ...limits })).toBe(first);
+    // Other limits, or a copy of the bytes, are read afresh.
+    expect(multipartTailOf(bytes, boundary, { ...limits, maxBodyBytes: 8192 })).not.toBe(first);
+    expect(multipartTailOf(Buffer.from(bytes), boundary, limits)).not.toBe(first);
   });
 });

@@ -1,4 +1,4 @@
-import { parseMultipart } from './multipart.ts';
+import { parseMultipart, usableBoundary } from './multipart.ts';
 
 /**
  * The parts of a multipart body past a window, read as the bytes come (a buffer, or a stream the
@@ -225,9 +225,18 @@ export class MultipartTailReader {
   }
 }
 
+/**
+ * Where reading past a window resumes: the window's last delimiter, so that the part the window cut
+ * is read again whole; the window's end when it holds none (a part longer than the window).
+ */
+export function resumeOffset(window: Buffer, boundary: string): number {
+  const last = window.lastIndexOf('--' + boundary, undefined, 'latin1');
+  return last >= 0 ? last : window.length;
+}
+
 /** The parts of `bytes` from the delimiter at or before `from`, read as above (inputs.ts, protocol/unread.ts). */
 export function readMultipartTail(bytes: Buffer, from: number, boundary: string, limits: MultipartTailLimits): MultipartTail {
-  if (!boundary || boundary.length > 200) return { text: '', stopped: false, endsInText: false, textParts: 0, fileParts: 0 };
+  if (!usableBoundary(boundary)) return { text: '', stopped: false, endsInText: false, textParts: 0, fileParts: 0 };
   const reader = new MultipartTailReader(boundary, limits);
   // A delimiter cut in two by the window's end is found whole here.
   reader.push(bytes.subarray(Math.max(0, from - boundary.length - 1)));

@@ -91,9 +91,14 @@ function latin1ToUtf8(text: string): string {
   return Buffer.from(text, 'latin1').toString('utf8');
 }
 
+/** A boundary the readers use: RFC 2046 allows 70 characters; past 200 it is no client's (nothing is read). */
+export function usableBoundary(boundary: string): boolean {
+  return boundary.length > 0 && boundary.length <= 200;
+}
+
 export function parseMultipart(body: string, boundary: string, limits: MultipartLimits): MultipartPart[] {
   const parts: MultipartPart[] = [];
-  if (!boundary || boundary.length > 200) return parts;
+  if (!usableBoundary(boundary)) return parts;
   const delimiter = '--' + boundary;
   let cursor = body.indexOf(delimiter);
   while (cursor >= 0 && parts.length < limits.maxParts) {

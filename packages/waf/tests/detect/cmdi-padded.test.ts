@@ -36,15 +36,15 @@ describe('cmdi: a value opening with a pipe into an editor', () => {
     { value: '|vi (x', rule: 'cmdi.chained_command' },
     { value: '|vi (x', location: 'body' },
     { value: '|nano /etc/hosts' },
+    // CRS lists these as must-pass for 932230/932236 (its PL3 rule 932238 catches them): a shell all the same
+    { value: ';vi -c:\\!pwd\n', location: 'body', rule: 'cmdi.editor_escape' },
+    { value: ';vi dddd +silent\\\\ \\!whoami +wq\n', location: 'body', rule: 'cmdi.editor_escape' },
   ]);
   checkBenign(detectCmdi, [
     // a Roman numeral, a chapter, a table row of editor names (strict may flag vim: below 2)
     { value: 'see chapter vi (x)' },
     { value: 'Part VI' },
     { value: '| vi | vim |', below: 2 },
-    // CRS must-pass: an editor escape after `;` is kept out on purpose (shell-forms.ts)
-    { value: ';vi -c:\\!pwd\n', location: 'body' },
-    { value: ';vi dddd +silent\\\\ \\!whoami +wq\n', location: 'body' },
     { value: 'vi or nano?' },
   ]);
 });

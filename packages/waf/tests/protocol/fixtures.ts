@@ -107,7 +107,7 @@ export const suspicious: Fixture[] = [
   { what: 'empty User-Agent', wire: 'GET /api/items HTTP/1.1\nHost: shop.example\nUser-Agent: \nAccept: application/json\n\n', rule: 'protocol.user_agent_empty' },
   { what: 'PUT without Content-Type', wire: 'PUT /files/1 HTTP/1.1\nHost: shop.example\nUser-Agent: x/1\nContent-Length: 4\n\nabcd', rule: 'protocol.body_without_type' },
   { what: 'WebDAV Lock-Token', wire: 'UNLOCK /dav/file.txt HTTP/1.1\nHost: cloud.example\nUser-Agent: davfs2/1.7\nLock-Token: <opaquelocktoken:e71d4fae>\n\n', rule: 'protocol.restricted_header' },
-  { what: 'gzip request body', wire: 'POST /api/events HTTP/1.1\nHost: shop.example\nUser-Agent: sentry.python/2.0\nContent-Type: application/json\nContent-Encoding: gzip\nContent-Length: 2\n\n{}', rule: 'protocol.restricted_header' },
+  { what: 'gzip request body', wire: 'POST /api/events HTTP/1.1\nHost: shop.example\nUser-Agent: sentry.python/2.0\nContent-Type: application/json\nContent-Encoding: gzip\nContent-Length: 2\n\n{}', rule: 'protocol.body_undecodable' },
   { what: 'log file link', wire: `GET /downloads/changes.log HTTP/1.1\n${browser}\n\n`, rule: 'protocol.restricted_extension' },
   { what: 'unknown dot folder', wire: `GET /.hidden/file HTTP/1.1\n${browser}\n\n`, rule: 'protocol.dot_file' },
   { what: 'apostrophe in an uploaded file name', wire: multipart('Content-Disposition: form-data; name="cv"; filename="John\'s CV.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7'), rule: 'protocol.multipart_name_chars' },

@@ -11,8 +11,9 @@
  *    `${a.b}`, JSONPath `$[0]` and `$['k']`; the trimming and defaulting operators and a sum
  *    inside `$[ ]` are the shell's. (A bare `${cmd}` or `$[]` stays out: templates and JSONPath.)
  *
- * (Not an editor's shell escape, `;vi -c:\!pwd`: CRS's must-pass set holds the very same payloads
- * under another rule's id, so such a rule raises the must-pass count as much as the attack count.)
+ * (An editor's shell escape, `;vi -c:\!pwd`, is judged with its command word: index.ts,
+ * isEditorShellEscape. CRS's must-pass set holds the same payloads under another rule's id, which
+ * fires at a higher paranoia level; they run a shell, so they count as attacks here.)
  *
  * Loose/strict split (prose and form values must pass loose mode): `~+N`/`~-N` and two or more
  * history references are nothing a person types, so they block (2); a lone `!!` or `!1` could be an
