@@ -290,17 +290,19 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   const word = command.words[index]!;
   const name = splitPlusJoined(word.text);
   const args = command.words.slice(index + 1);
-  const evidence = [word.text, ...args.map((a) => a.text)].join(' ');
   const sep = command.separator;
+  // (Built once a command is known: most words a value splits into are none, and `a(a(a(…` makes 100,000 of them.)
+  const evidenceText = (): string => [word.text, ...args.map((a) => a.text)].join(' ');
   // `;trap 'rm -rf file.txt' SIGEXIT`, `;at 2:00 "echo test"`: a quoted command line handed to a
   // command that runs it later (at and batch are no dictionary words: they count only so).
-  if (sep !== 'close' && sep !== 'start' && stringRunners.has(name.toLowerCase()) && args.some((a) => runsCommandString(a))) return hit('cmdi.command_line', evidence, 2);
+  if (sep !== 'close' && sep !== 'start' && stringRunners.has(name.toLowerCase()) && args.some((a) => runsCommandString(a))) return hit('cmdi.command_line', evidenceText(), 2);
   // `;vim x +silent\ !whoami`, `;ex -c:\!pwd`, `vi -c ':!/bin/sh'`: vi's `!` hands the rest of the
   // line to the shell, the GTFOBins way out of an editor; no sentence gives an editor a `!command`.
   // (CRS's must-pass set lists `;vi … !whoami` as not for 932236 at PL2: 932238 catches it at PL3.)
-  if (viEditors.has(name.toLowerCase()) && args.some(isEditorShellEscape)) return hit('cmdi.editor_escape', evidence, markdown && sep === 'backtick' ? 1 : 2);
+  if (viEditors.has(name.toLowerCase()) && args.some(isEditorShellEscape)) return hit('cmdi.editor_escape', evidenceText(), markdown && sep === 'backtick' ? 1 : 2);
   const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name)) ?? resolveSwitched(name) ?? pipedEditor(name, sep, leading, pipeCount);
   if (!resolved) return null;
+  const evidence = evidenceText();
   // An empty expansion before the command ($u wget …) is obfuscation too.
   const emptyBefore = command.words.slice(0, index).some((w) => w.text.length === 0 && w.obfuscated);
   // `q=0.5, gzip` (a header's parameters) looks like an environment prefix; a real one comes with

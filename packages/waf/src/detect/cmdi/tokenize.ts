@@ -178,13 +178,24 @@ export function tokenizeShell(input: string): ShellCommand[] {
       }, () => startCommand('subshell'));
     } else {
       if (c === '*' || c === '?' || c === '[') glob = true;
-      text += c;
+      // The plain characters after it join the word in one piece (one string per run, not one per character).
+      let end = i + 1;
+      while (end < n && isPlainWordCode(input.charCodeAt(end))) end++;
+      text += end === i + 1 ? c : input.slice(i, end);
       inWord = true;
-      i++;
+      i = end;
     }
   }
   startCommand('close');
   return commands;
+}
+
+/** Characters the loop above gives a meaning (breaks, separators, quotes, escapes, expansions, globs); inside a word `#` is plain. */
+const specialCodes = new Uint8Array(128);
+for (const c of ' \t\v\f\n\r;|&`()<>\\\'"$*?[') specialCodes[c.charCodeAt(0)] = 1;
+
+function isPlainWordCode(code: number): boolean {
+  return code >= 128 || specialCodes[code] === 0;
 }
 
 function opensCommand(input: string, at: number): boolean {
