@@ -41,6 +41,8 @@ const columnKeywords = new Set(['data', 'user', 'time', 'schema', 'rows', 'lines
 /** Postfix tests (SQLite, PostgreSQL): `email notnull`. */
 const postfixComparisons = new Set(['notnull', 'isnull']);
 export const logicalKeywords = new Set(['and', 'or', 'xor']);
+/** Oracle packages whose calls wait, or reach the network (blind and out-of-band injections). */
+const oraclePackages = new Set(['dbms_pipe', 'utl_inaddr', 'utl_http', 'dbms_lock']);
 const maxDepth = 24;
 
 export class SqlReader {
@@ -211,9 +213,11 @@ export class SqlReader {
   /** `name`, `a.b.c`, `f(args)`, `schema.f(args)`. */
   private nameOrCall(pos: number, depth: number, info: ExprInfo): number {
     let end = pos + 1;
-    const parts = [this.tokens[pos]!.text];
+    const first = this.tokens[pos]!.text;
+    // (An array only for a dotted name: `a(a(a(…` reaches here once per parenthesis.)
+    let dotted: string[] | null = null;
     while (this.is(end, 'dot') && (this.is(end + 1, 'word') || this.is(end + 1, 'keyword') || this.is(end + 1, 'operator', '*'))) {
-      parts.push(this.tokens[end + 1]!.text);
+      (dotted ??= [first]).push(this.tokens[end + 1]!.text);
       end += 2;
     }
     // PostgreSQL's subscript glued to the name: `array[id]`, `tags[1]` (a `[x]` after a blank is an alias).
@@ -221,12 +225,12 @@ export class SqlReader {
     if (this.source && this.is(end, 'word') && this.source[this.tokens[end]!.start] === '[' && this.tokens[end]!.start === last.start + last.text.length) end++;
     if (!this.is(end, 'lparen')) return end;
     info.call = true;
-    const name = parts[parts.length - 1]!;
-    const qualified = parts.join('.');
-    // `readelf.exp(…)` in a changelog is not SQL: a qualified name counts only with a database schema.
-    const sqlQualifier = parts.length === 1 || parts.slice(0, -1).every((p) => sqlSchemas.has(p));
     if (this.is(end + 1, 'rparen')) return end + 2; // `sleep()` without an argument does nothing
-    if ((dangerousFunctions.has(name) && sqlQualifier) || parts.some((p) => p === 'dbms_pipe' || p === 'utl_inaddr' || p === 'utl_http' || p === 'dbms_lock')) info.dangerous ??= qualified;
+    const name = dotted ? dotted[dotted.length - 1]! : first;
+    // `readelf.exp(…)` in a changelog is not SQL: a qualified name counts only with a database schema.
+    const sqlQualifier = dotted === null || dotted.slice(0, -1).every((p) => sqlSchemas.has(p));
+    const oraclePackage = dotted ? dotted.some((p) => oraclePackages.has(p)) : oraclePackages.has(first);
+    if ((dangerousFunctions.has(name) && sqlQualifier) || oraclePackage) info.dangerous ??= dotted ? dotted.join('.') : first;
     if (this.is(end + 1, 'operator', '*') && (this.is(end + 2, 'rparen') || this.at(end + 2) === undefined)) return end + 3; // count(*)
     const args = this.expressionList(end + 1, depth + 1, info);
     if (args < 0) return -1;
