@@ -1,5 +1,6 @@
 import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { codeSpans, looksLikeDocument, spanAt, type CodeSpan } from '../text-shape.ts';
+import { containsAnyOf } from '../contains-any.ts';
 import { sqlFragment } from './fragments.ts';
 import { SqlReader } from './grammar.ts';
 import { orOperandDebris } from './breakout-probes.ts';
@@ -39,6 +40,7 @@ function cannotBeSql(value: string): boolean {
 
 /** Statement words that make a value worth tokenizing even without SQL punctuation. */
 const statementWords = ['union', 'select', 'insert', 'update', 'delete', 'drop', 'exec', 'declare', 'create', 'alter', 'truncate', 'shutdown', 'grant', 'waitfor', 'load', 'information_schema'];
+const hasStatementWord = containsAnyOf(statementWords);
 
 /**
  * A cheap first look: SQL that can hurt needs a quote, a parenthesis, a `;`, a comment, a leading
@@ -54,7 +56,7 @@ function worthTokenizing(value: string): boolean {
   // A typographic quote opening the value (`‘ -`): the folded reading may close a literal there (quote-probes.ts).
   if (first !== undefined && value.length <= 256 && foldedQuote.test(first)) return true;
   const lower = value.toLowerCase();
-  if (statementWords.some((w) => lower.includes(w))) return true;
+  if (hasStatementWord(lower)) return true;
   // `HAVING 1=1`, `AND 2771=1709)`, `|| x == 1` opening the value (prose has these words elsewhere).
   const head = lower.trimStart();
   if (value.includes('::')) return true;

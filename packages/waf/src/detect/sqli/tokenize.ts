@@ -89,9 +89,12 @@ function isDigit(c: string | undefined): boolean {
 }
 
 function isWordChar(c: string | undefined): boolean {
-  if (c === undefined) return false;
-  const code = c.charCodeAt(0);
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || c === '_' || c === '$' || code >= 128;
+  return c !== undefined && isWordCode(c.charCodeAt(0));
+}
+
+/** The same test on a character code (NaN past the end is none): the word loop reads codes, no one-character strings. */
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36 || code >= 128;
 }
 
 function isSpace(c: string | undefined): boolean {
@@ -246,7 +249,7 @@ export function tokenizeSql(text: string, maxTokens = 4096, backslashEscapes = t
     }
     if (isWordChar(c)) {
       let end = i + 1;
-      while (isWordChar(text[end])) end++;
+      while (isWordCode(text.charCodeAt(end))) end++;
       const raw = text.slice(i, end);
       const word = raw.toLowerCase();
       const keyword = keywords.has(word);

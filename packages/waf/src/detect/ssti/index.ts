@@ -66,16 +66,15 @@ function detect(value: string): DetectorHit | null {
   return null;
 }
 
+/**
+ * Two characters that open a template tag: `{{ ${ *{ @{ {% {#`, `#{ #s #S` (Velocity's #set), `<% <#`,
+ * and Smarty's `{php}`, `{system(…)}` (`{p {P {s`). (One expression: a character loop over a 100 KB
+ * post cost 5× as much.)
+ */
+const templateMarker = /[{$*@][{%#]|#[{sS]|<[%#]|\{[pPs]/;
+
 function hasMarker(value: string): boolean {
-  for (let i = 0; i < value.length - 1; i++) {
-    const c = value[i]!;
-    const n = value[i + 1]!;
-    if ((c === '{' || c === '$' || c === '*' || c === '@') && (n === '{' || n === '%' || n === '#')) return true;
-    if (c === '#' && (n === '{' || n === 's' || n === 'S')) return true;
-    if (c === '<' && (n === '%' || n === '#')) return true;
-    if (c === '{' && (n === 'p' || n === 'P' || n === 's')) return true; // Smarty {php}, {system(…)}
-  }
-  return false;
+  return templateMarker.test(value);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { decodeHtmlEntities } from '../../decode/html-entities.ts';
 import { decodeUtf7 } from '../../decode/utf7.ts';
 import { codeSpans, countWords, looksLikeDocument } from '../text-shape.ts';
+import { containsAnyOf } from '../contains-any.ts';
 import { entityDeclaration } from './dtd.ts';
 import { readAttributes, startTags } from './html.ts';
 import { activeElements, foldedToAscii, jsEscapedMarkup, referenceSpelledScheme, spelledElement } from './obfuscation.ts';
@@ -277,6 +278,8 @@ function withoutShortTags(value: string): string | null {
  */
 const scriptWords = ['alert', 'prompt', 'confirm', 'eval', 'function', 'settimeout', 'setinterval', 'execscript', 'fetch', 'atob', 'import', 'write', 'fromcharcode', 'sendbeacon', 'open', 'print', 'constructor', 'xmlhttprequest', 'websocket', 'postmessage', 'insertadjacenthtml', 'createelement', 'appendchild', 'assign', 'replace', 'image', 'require', 'document', 'window', 'top', 'self', 'parent', 'frames', 'globalthis', 'location', 'script:', 'url(', 'binding', 'behavior', '${', 'data:', 'showmodaldialog', 'setimmediate', 'this', '.call`', '.apply`', '\\u', 'btoa'];
 
+const hasScriptWord = containsAnyOf(scriptWords);
+
 function checksFor(value: string, inDocument: boolean): ((v: string) => XssFinding | null)[] {
   const lower = value.toLowerCase();
   const checks: ((v: string) => XssFinding | null)[] = [];
@@ -286,7 +289,7 @@ function checksFor(value: string, inDocument: boolean): ((v: string) => XssFindi
   if (value.includes('![]')) checks.push(jsfuck);
   if (/<\??import/i.test(value)) checks.push(ieBehaviorImport);
   if (value.includes('<')) checks.push(spelledElement);
-  if (scriptWords.some((w) => lower.includes(w))) checks.push(scriptContext);
+  if (hasScriptWord(lower)) checks.push(scriptContext);
   return checks;
 }
 
