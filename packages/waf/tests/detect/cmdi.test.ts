@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { detectCmdi } from '../../src/detect/cmdi/index.ts';
 import { globMatch } from '../../src/detect/cmdi/commands.ts';
-import { tokenizeShell } from '../../src/detect/cmdi/tokenize.ts';
+import { forEachShellCommand, tokenizeShell } from '../../src/detect/cmdi/tokenize.ts';
 import { expect, it } from 'vitest';
 import { checkAttacks, checkBenign, checkRobust } from './fixture-check.ts';
 
@@ -15,6 +15,16 @@ describe('cmdi tokenizer', () => {
       [';', ['x', 'y']],
     ]);
     expect(cmds[1]!.words[0]!.obfuscated).toBe(true);
+  });
+  it('hands commands over one at a time, in order, and stops when told', () => {
+    const value = 'a;b $(c d)|e `f`;g';
+    const seen: string[] = [];
+    forEachShellCommand(value, (c) => void seen.push(c.words.map((w) => w.text).join(' ')));
+    expect(seen).toEqual(tokenizeShell(value).map((c) => c.words.map((w) => w.text).join(' ')));
+    expect(seen.length).toBeGreaterThan(4);
+    const stoppedAt: string[] = [];
+    forEachShellCommand(value, (c) => (stoppedAt.push(c.words[0]!.text), stoppedAt.length === 2));
+    expect(stoppedAt).toEqual(seen.slice(0, 2).map((s) => s.split(' ')[0]));
   });
   it('takes an unbalanced apostrophe literally', () => {
     expect(tokenizeShell("don't; it's").map((c) => c.words.map((w) => w.text))).toEqual([["don't"], ["it's"]]);

@@ -21,7 +21,7 @@ import { countWords, looksBinary, looksLikeDocument } from '../text-shape.ts';
 import { detectShellForms } from './shell-forms.ts';
 import { isInterpreter, isScriptRun } from './script-run.ts';
 import { hasVerbs, isSubcommandLine } from './subcommands.ts';
-import { tokenizeShell, type ShellCommand, type ShellWord } from './tokenize.ts';
+import { forEachShellCommand, type ShellCommand, type ShellWord } from './tokenize.ts';
 
 /** Characters that give shell syntax a chance; without any, only a leading command line is possible. */
 const shellChars = new Set(['%', '<', '[', '!', '~', ';', '|', '&', '\n', '\r', '`', '$', '(', ')', '<', '>', '\\', "'", '"', '{', '*', '?']);
@@ -253,24 +253,41 @@ function startsWithCommand(value: string): boolean {
   return m !== null && resolveCommand(m[1]!, false) !== null;
 }
 
+/**
+ * Each command judged as the tokenizer ends the one after it (judge reads one command ahead), the
+ * first clear hit stopping the reading: see forEachShellCommand.
+ */
 function detectShell(value: string, location: InputLocation): DetectorHit | null {
-  const commands = tokenizeShell(value);
   const markdown = location === 'body' && markdownCode.test(value);
   let pipeCount = 0;
   for (let i = value.indexOf('|'); i >= 0 && pipeCount < 4; i = value.indexOf('|', i + 1)) pipeCount++;
-  let best: DetectorHit | null = null;
-  for (let c = 0; c < commands.length; c++) {
-    const command = commands[c]!;
+  const entered = enteredShape(value);
+  const state = { best: null as DetectorHit | null, clear: null as DetectorHit | null, pending: null as ShellCommand | null, index: 0, starting: 0, allBeforeEntered: true };
+  const judgePending = (following: ShellCommand | undefined): boolean => {
+    const command = state.pending!;
     // `;top`, `|id`: the value itself opens with a separator, which only an injection does.
-    const leading = c === 0 && (command.separator === ';' || command.separator === '|' || command.separator === '&' || command.separator === '&&' || command.separator === '||');
-    const found = judge(command, commands[c + 1], location, markdown, pipeCount, leading, c === commands.length - 1 && enteredLine(value, commands));
-    if (found?.severity === 2) return found;
-    best ??= found;
-  }
+    const leading = state.index === 0 && (command.separator === ';' || command.separator === '|' || command.separator === '&' || command.separator === '&&' || command.separator === '||');
+    const found = judge(command, following, location, markdown, pipeCount, leading, following === undefined && entered && state.allBeforeEntered);
+    if (found?.severity === 2) state.clear = found;
+    else state.best ??= found;
+    return state.clear !== null;
+  };
+  forEachShellCommand(value, (command) => {
+    if (state.starting < 2 && startsCommand(command)) state.starting++;
+    if (state.pending) {
+      if (judgePending(command)) return true;
+      if (entered && state.allBeforeEntered) state.allBeforeEntered = enteredPart(state.pending);
+      state.index++;
+    }
+    state.pending = command;
+    return false;
+  });
+  if (!state.clear && state.pending) judgePending(undefined);
+  if (state.clear) return state.clear;
+  const best = state.best;
   // `cd /;cd etc;…`: a suspicious command line (a command with arguments: its evidence has a blank)
   // with another known command chained to it is a script. ("Set x to 1; then more": no argument hit.)
-  // (Counted only when such a hit exists: most values have none.)
-  if (best && !markdown && /\s/.test(best.evidence) && commands.filter(startsCommand).length >= 2) return hit('cmdi.chained_command', best.evidence, 2);
+  if (best && !markdown && /\s/.test(best.evidence) && state.starting >= 2) return hit('cmdi.chained_command', best.evidence, 2);
   return best;
 }
 
@@ -504,18 +521,19 @@ function enteredTool(resolved: ResolvedCommand, args: ShellWord[], entered: bool
 }
 
 /**
- * The value is one line ended by a line break, and every command on it is a command (`time;
- * cscli …`: a keyword alone counts): the Enter after a typed command line. ("I use python; python
- * rocks⏎" opens with words, not a command.)
+ * The value is one line ended by a line break (the Enter after a typed command line), and every
+ * command on it is a command (`time; cscli …`: a keyword alone counts, enteredPart). ("I use python;
+ * python rocks⏎" opens with words, not a command.)
  */
-function enteredLine(value: string, commands: ShellCommand[]): boolean {
+function enteredShape(value: string): boolean {
   // (The last character first: most values do not end with a line break, and long ones are scanned once.)
-  if (value.charCodeAt(value.length - 1) !== 10 || !/^[^\n\r]+\r?\n$/.test(value)) return false;
-  for (let c = 0; c < commands.length - 1; c++) {
-    const words = commands[c]!.words;
-    if (!startsCommand(commands[c]!) && !(words.length > 0 && words.every((w) => shellKeywords.has(w.text)))) return false;
-  }
-  return true;
+  return value.charCodeAt(value.length - 1) === 10 && /^[^\n\r]+\r?\n$/.test(value);
+}
+
+/** A command before the last one of such a line: a command, or shell keywords only (`time;`, `then`). */
+function enteredPart(command: ShellCommand): boolean {
+  const words = command.words;
+  return startsCommand(command) || (words.length > 0 && words.every((w) => shellKeywords.has(w.text)));
 }
 
 /** The command opens the value or follows ; && || | and its first word is a known command. */
