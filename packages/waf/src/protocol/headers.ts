@@ -31,6 +31,7 @@
  */
 import { percentDecode } from '../decode/url.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
+import { escapedControlByte } from './escaped-control.ts';
 import { header, type RequestView } from './view.ts';
 
 const where = (name: string) => ({ location: 'header' as const, name });
@@ -334,7 +335,7 @@ function checkHeaderBytes(view: RequestView): ProtocolHit | null {
         if (name !== 'cookie') return protocolHit('protocol.nul_byte', 2, where(name), `${name}: ${value}`);
         weak ??= protocolHit('protocol.nul_byte', 1, where(name), `${name}: ${value}`);
       }
-      if ((name === 'cookie' || name === 'referer') && /%(?:0[1-8bcef]|1[0-9a-f]|7f)/i.test(value)) weak ??= protocolHit('protocol.control_char', 1, where(name), `${name}: ${value}`);
+      if ((name === 'cookie' || name === 'referer') && escapedControlByte.test(value)) weak ??= protocolHit('protocol.control_char', 1, where(name), `${name}: ${value}`);
     }
   }
   return weak;

@@ -306,17 +306,18 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
   }
   const word = command.words[index]!;
   const name = splitPlusJoined(word.text);
+  const lowerName = name.toLowerCase();
   const args = command.words.slice(index + 1);
   const sep = command.separator;
   // (Built once a command is known: most words a value splits into are none, and `a(a(a(…` makes 100,000 of them.)
   const evidenceText = (): string => [word.text, ...args.map((a) => a.text)].join(' ');
   // `;trap 'rm -rf file.txt' SIGEXIT`, `;at 2:00 "echo test"`: a quoted command line handed to a
   // command that runs it later (at and batch are no dictionary words: they count only so).
-  if (sep !== 'close' && sep !== 'start' && stringRunners.has(name.toLowerCase()) && args.some((a) => runsCommandString(a))) return hit('cmdi.command_line', evidenceText(), 2);
+  if (sep !== 'close' && sep !== 'start' && stringRunners.has(lowerName) && args.some((a) => runsCommandString(a))) return hit('cmdi.command_line', evidenceText(), 2);
   // `;vim x +silent\ !whoami`, `;ex -c:\!pwd`, `vi -c ':!/bin/sh'`: vi's `!` hands the rest of the
   // line to the shell, the GTFOBins way out of an editor; no sentence gives an editor a `!command`.
   // (CRS's must-pass set lists `;vi … !whoami` as not for 932236 at PL2: 932238 catches it at PL3.)
-  if (viEditors.has(name.toLowerCase()) && args.some(isEditorShellEscape)) return hit('cmdi.editor_escape', evidenceText(), markdown && sep === 'backtick' ? 1 : 2);
+  if (viEditors.has(lowerName) && args.some(isEditorShellEscape)) return hit('cmdi.editor_escape', evidenceText(), markdown && sep === 'backtick' ? 1 : 2);
   const resolved = resolveCommand(name, word.glob && /[*?[]/.test(name)) ?? resolveSwitched(name) ?? pipedEditor(name, sep, leading, pipeCount);
   if (!resolved) return null;
   const evidence = evidenceText();
@@ -576,13 +577,17 @@ const powerCommands = new Set(['shutdown', 'reboot', 'poweroff']);
 /** The vi family: each runs `:!command` in a shell. */
 const viEditors = new Set(['vi', 'vim', 'nvim', 'ex', 'view', 'rvim', 'rview', 'vimdiff', 'gvim']);
 
+/** The word after `-c`: an editor command (`silent !id`, `:!sh`). */
+const editorCommandAfterFlag = /^:?[a-z ]{0,12}!\s*([\w./~-]{1,60})/;
+/** One word carrying the command: `!id`, `-c:!pwd`, `+silent !id`, `:!/bin/sh`. */
+const editorCommandArgument = /^(?:(?:-c|\+):?[a-z ]{0,12}|:)?!\s*([\w./~-]{1,60})/;
+
 /**
  * `!whoami`, `-c:!pwd`, `:!/bin/sh`, `+silent !id` (one word: `+silent\ !id`), or `-c` then
  * `silent !id`: an editor command that runs a program (a path or a known command).
  */
 function isEditorShellEscape(arg: ShellWord, k: number, args: readonly ShellWord[]): boolean {
-  const editorCommand = k > 0 && args[k - 1]!.text === '-c' ? /^:?[a-z ]{0,12}!\s*([\w./~-]{1,60})/ : /^(?:(?:-c|\+):?[a-z ]{0,12}|:)?!\s*([\w./~-]{1,60})/;
-  const m = editorCommand.exec(arg.text);
+  const m = (k > 0 && args[k - 1]!.text === '-c' ? editorCommandAfterFlag : editorCommandArgument).exec(arg.text);
   return m !== null && (m[1]!.startsWith('/') || resolveCommand(m[1]!, false) !== null);
 }
 
