@@ -10,8 +10,11 @@
  *
  * `--fp legit/code-posts` prints the first `--show` blocked legitimate requests of that set (rule,
  * location, evidence); `--misses gotestwaf` the first passed attacks. The wire parsing follows what
- * Node's HTTP parser hands the gateway (raw target, raw header pairs, de-chunked body); requests it
- * would refuse (the list is at `parseWire`) count as passed, as a 400 does in `run.ts`.
+ * Node's HTTP parser hands the gateway (raw target, raw header pairs, de-chunked body). A request
+ * the parser cannot read (the list is at `parseWire`) is what the gateway refuses with the site's
+ * block response as `protocol.unparseable` (apps/gateway/src/unparseable-request.ts), so it counts
+ * as blocked, in both modes; the two refusals Node makes before the gateway sees anything (CONNECT,
+ * HTTP/1.1 without Host: a plain 400 or a closed socket) count as passed, as they do in `run.ts`.
  * `--out blocked.json` saves the ids blocked per mode; `--against blocked.json` prints the requests
  * whose verdict changed since that run (detector work: what a change gained and lost).
  */
@@ -75,18 +78,29 @@ const valueChars = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** The request target: visible ASCII only (no space, control or non-ASCII byte). */
 const targetChars = /^[\x21-\x7e]+$/;
 
-/** Would llhttp refuse the bytes after a complete request (a pipelined next one) at once? */
-function refusesNext(rest: Buffer): boolean {
+/**
+ * Why Node does not hand a request to the gateway's handler: `unreadable` — llhttp's parse error
+ * (the server's 'clientError', where the gateway answers); `no-host` — HTTP/1.1 without Host, which
+ * Node answers 400 itself; `connect` — CONNECT, whose socket Node closes (no 'connect' listener).
+ */
+export type WireRefusal = 'unreadable' | 'no-host' | 'connect';
+const isRefusal = (r: WafRequest | WireRefusal): r is WireRefusal => typeof r === 'string';
+
+/** Would llhttp refuse the bytes after a complete request (a pipelined next one) at once, and why? */
+function refusesNext(rest: Buffer): WireRefusal | null {
   const text = rest.toString('latin1').replace(/^(\r\n)+/, '');
-  if (text === '') return false;
+  if (text === '') return null;
   // A whole next request: refused as its own would be (its head or its body framing).
-  if (text.includes('\r\n\r\n')) return parseWire(Buffer.from(text, 'latin1')) === null;
+  if (text.includes('\r\n\r\n')) {
+    const next = parseWire(Buffer.from(text, 'latin1'));
+    return isRefusal(next) ? next : null;
+  }
   const eol = text.indexOf('\r\n');
-  if (eol >= 0) return parseRequestLine(text.slice(0, eol)) === null;
+  if (eol >= 0) return parseRequestLine(text.slice(0, eol)) === null ? 'unreadable' : null;
   const space = text.indexOf(' ');
-  if (space >= 0) return !knownMethods.has(text.slice(0, space));
+  if (space >= 0) return knownMethods.has(text.slice(0, space)) ? null : 'unreadable';
   // A method still arriving: llhttp refuses it at its first byte that no method continues with.
-  return ![...knownMethods].some((m) => m.startsWith(text));
+  return [...knownMethods].some((m) => m.startsWith(text)) ? null : 'unreadable';
 }
 
 function parseRequestLine(line: string): { method: string; target: string; version: string } | null {
@@ -100,55 +114,57 @@ function parseRequestLine(line: string): { method: string; target: string; versi
 }
 
 /**
- * The wire bytes as the gateway's `wafRequest()` would see them; null where Node's HTTP parser
- * (llhttp, Node 24, default options) answers 400 or drops the connection, each case checked against
- * a real `http.createServer` on loopback:
+ * The wire bytes as the gateway's `wafRequest()` would see them, or why Node's HTTP parser (llhttp,
+ * Node 24, default options) does not hand them over; each case checked against a real
+ * `http.createServer` on loopback (`--check-wire`):
  *  - no CRLF CRLF head end; a line ending in a bare LF; a bare CR, LF, NUL or other control byte
  *    (tab excepted) in a field value; an obs-fold continuation line;
  *  - a method llhttp does not know (TEST, FOO, lowercase get, PRI; PROPFIND, QUERY, PURGE are known);
- *    CONNECT (the gateway has no 'connect' listener: Node closes the socket without an answer);
+ *    CONNECT (`connect`: the gateway has no 'connect' listener, Node closes the socket without an answer);
  *  - a version other than HTTP/0.9, 1.0, 1.1, 2.0 (HTTP/1.2, HTTP/2, http/1.1 are refused);
  *  - a target with a space, control or non-ASCII byte, or that is neither /path, * nor scheme://;
  *  - a field name with a non-token byte, an empty name, a space before the colon, a line with no colon;
- *  - HTTP/1.1 without Host (Node's requireHostHeader); two Hosts and an empty Host are accepted;
+ *  - HTTP/1.1 without Host (`no-host`: Node's requireHostHeader); two Hosts and an empty Host are accepted;
  *  - Content-Length that is not plain digits (`+1`, `-1`, `1, 1`), twice (even equal), or together
  *    with Transfer-Encoding; a Transfer-Encoding whose last coding is not chunked (`gzip`,
  *    `chunked, identity`, `xchunked`; `identity, chunked` and `CHUNKED` are accepted);
  *  - a chunk size that is not hex, chunk data not followed by CRLF;
  *  - bytes after the request that cannot start the next one (a GET with `Content-Length: 0` and a
  *    body; a POST body with no length), and any bytes after a request with `Connection: close`:
- *    Node answers that 400 before the response to the first.
+ *    Node answers that 400 before the response to the first (the next request's own reason).
+ * Every other case is `unreadable`.
  * Accepted as Node does: `"`, `{`, `#` in the target, two spaces after the method, HTTP/1.0 without
  * Host, obs-text bytes in values. A body shorter than its Content-Length is inspected as far as it
  * goes (Node would wait for the rest).
  */
-export function parseWire(wire: Buffer): WafRequest | null {
+export function parseWire(wire: Buffer): WafRequest | WireRefusal {
   const end = wire.indexOf('\r\n\r\n');
-  if (end < 0) return null;
+  if (end < 0) return 'unreadable';
   // Node decodes the head as latin1 (bytes), the engine re-reads UTF-8 where it matters.
   const lines = wire.subarray(0, end).toString('latin1').split('\r\n');
   const requestLine = parseRequestLine(lines[0] ?? '');
-  if (!requestLine || requestLine.method === 'CONNECT') return null;
+  if (!requestLine) return 'unreadable';
+  if (requestLine.method === 'CONNECT') return 'connect';
   const headers: [string, string][] = [];
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
-    if (colon <= 0 || !tokenChars.test(line.slice(0, colon))) return null;
+    if (colon <= 0 || !tokenChars.test(line.slice(0, colon))) return 'unreadable';
     const value = line.slice(colon + 1);
-    if (!valueChars.test(value)) return null;
+    if (!valueChars.test(value)) return 'unreadable';
     headers.push([line.slice(0, colon), value.trim()]);
   }
   const all = (name: string) => headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
-  if (requestLine.version === '1.1' && all('host').length === 0) return null;
+  if (requestLine.version === '1.1' && all('host').length === 0) return 'no-host';
   const lengths = all('content-length');
   const codings = all('transfer-encoding');
-  if (lengths.length > 1 || (lengths.length === 1 && codings.length > 0)) return null;
-  if (lengths.length === 1 && !/^\d+$/.test(lengths[0]!)) return null;
+  if (lengths.length > 1 || (lengths.length === 1 && codings.length > 0)) return 'unreadable';
+  if (lengths.length === 1 && !/^\d+$/.test(lengths[0]!)) return 'unreadable';
   let body: Buffer = wire.subarray(end + 4);
   let rest: Buffer;
   if (codings.length > 0) {
-    if (codings.join(',').split(',').pop()!.trim().toLowerCase() !== 'chunked') return null;
+    if (codings.join(',').split(',').pop()!.trim().toLowerCase() !== 'chunked') return 'unreadable';
     const chunked = dechunk(body);
-    if (chunked === null) return null;
+    if (chunked === null) return 'unreadable';
     ({ body, rest } = chunked);
   } else {
     const length = lengths.length === 1 ? Number(lengths[0]) : 0;
@@ -157,7 +173,9 @@ export function parseWire(wire: Buffer): WafRequest | null {
   }
   // llhttp takes no bytes after a request that said `Connection: close` ("Data after Connection: close").
   const closes = all('connection').some((v) => /(^|,)\s*close\s*(,|$)/i.test(v));
-  if (closes ? rest.toString('latin1').replace(/^(\r\n)+/, '') !== '' : refusesNext(rest)) return null;
+  if (closes && rest.toString('latin1').replace(/^(\r\n)+/, '') !== '') return 'unreadable';
+  const next = closes ? null : refusesNext(rest);
+  if (next !== null) return next;
   return {
     method: requestLine.method,
     target: requestLine.target,
@@ -209,9 +227,9 @@ async function checkWire(): Promise<number> {
   const worker = async () => {
     for (let item = queue.shift(); item; item = queue.shift()) {
       const node = await answer(item[0].wire);
-      if (node === 'waiting' || (node === 'ok') === (item[1] !== null)) continue;
+      if (node === 'waiting' || (node === 'ok') === !isRefusal(item[1]!)) continue;
       differ++;
-      console.log(`  ${item[0].set} ${item[0].id}: node ${node}, parseWire ${item[1] === null ? 'refuses' : 'accepts'}`);
+      console.log(`  ${item[0].set} ${item[0].id}: node ${node}, parseWire ${isRefusal(item[1]!) ? `refuses (${item[1]})` : 'accepts'}`);
     }
   };
   await Promise.all(Array.from({ length: 16 }, worker));
@@ -234,13 +252,17 @@ const groups: [string, (r: BenchRequest) => boolean][] = [
 const describe = (d: Decision) =>
   d.action === 'block' || d.action === 'record' ? `${d.action === 'record' ? 'record ' : ''}${d.rule} @${'location' in d ? d.location : ''}:${'name' in d ? (d.name ?? '') : ''} ${JSON.stringify(('evidence' in d ? d.evidence : '') ?? '').slice(0, 140)}` : d.action;
 
+/** The gateway's answer to a request Node did not hand over: its block for an unreadable one, else Node's own refusal (passes the firewall's count). */
+const refusalDecision = (refusal: WireRefusal): Decision =>
+  refusal === 'unreadable' ? { action: 'block', rule: 'protocol.unparseable', kind: 'protocol' } : { action: 'pass' };
+
 const saved: Record<string, string[]> = {};
 const against = option('against');
 const before = against && existsSync(against) ? (JSON.parse(readFileSync(against, 'utf8')) as Record<string, string[]>) : null;
 
 for (const mode of modes) {
   const started = performance.now();
-  const decisions = parsed.map((req) => (req ? inspect(req, { mode }) : ({ action: 'pass' } as Decision)));
+  const decisions = parsed.map((req) => (isRefusal(req) ? refusalDecision(req) : inspect(req, { mode })));
   const ms = performance.now() - started;
   console.log(`\n== ${mode}: ${requests.length} requests in ${(ms / 1000).toFixed(1)} s (${((1000 * ms) / requests.length).toFixed(0)} µs each)`);
   for (const [label, pick] of groups) {
@@ -274,7 +296,9 @@ for (const mode of modes) {
   const ids = option('id')?.split(',') ?? [];
   requests.forEach((r, i) => {
     if (!ids.includes(r.id)) return;
-    console.log(`--- ${r.set} ${r.id}: ${parsed[i] === null ? "refused by Node's HTTP parser (400, 431 or 501)" : describe(decisions[i]!)}\n${r.wire.toString('utf8').slice(0, 1500)}`);
+    const refusal = parsed[i]!;
+    const how = isRefusal(refusal) && refusal !== 'unreadable' ? `refused by Node itself (${refusal})` : `${isRefusal(refusal) ? "unreadable by Node's HTTP parser: " : ''}${describe(decisions[i]!)}`;
+    console.log(`--- ${r.set} ${r.id}: ${how}\n${r.wire.toString('utf8').slice(0, 1500)}`);
   });
   const fp = option('fp');
   if (fp) {
@@ -289,12 +313,12 @@ for (const mode of modes) {
   if (misses) {
     console.log(`first passed attacks of ${misses}:`);
     requests
-      .map((r, i) => [r, decisions[i]!, parsed[i] === null] as const)
+      .map((r, i) => [r, decisions[i]!, parsed[i]!] as const)
       .filter(([r, d]) => r.set.startsWith(misses) && r.expect === 'attack' && d.action !== 'block')
       .slice(0, show)
-      // Node's own 400 is marked: the gateway never hands those requests to the engine.
+      // Node's own refusals are marked: the gateway never sees those requests.
       // A recorded finding is named: what strict would have refused it for.
-      .forEach(([r, d, refused]) => console.log(`  ${r.id}${refused ? '  (refused by Node: 400/431/501)' : d.action === 'record' ? `  ${describe(d)}` : ''}`));
+      .forEach(([r, d, wire]) => console.log(`  ${r.id}${isRefusal(wire) ? `  (refused by Node itself: ${wire})` : d.action === 'record' ? `  ${describe(d)}` : ''}`));
   }
 }
 const out = option('out');

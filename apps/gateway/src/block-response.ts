@@ -1,4 +1,5 @@
-import type http from 'node:http';
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { WebsiteResponse } from '@rampart/contracts';
 import type { Decision } from '@rampart/waf';
 
@@ -91,4 +92,12 @@ export function sendRendered(res: http.ServerResponse, r: RenderedResponse, clos
   if (closeConnection) headers.connection = 'close';
   res.writeHead(r.status, headers);
   res.end(r.body);
+}
+
+/** Writes a page of the gateway's own straight to a socket that has no response object (an upgrade, a parser error), then closes it. */
+export function writeRawResponse(socket: Duplex, r: RenderedResponse): void {
+  const lines = [`HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status] ?? ''}`];
+  for (const [n, v] of Object.entries(r.headers)) lines.push(`${n}: ${v}`);
+  lines.push(`content-length: ${Buffer.byteLength(r.body)}`, 'connection: close', '', '');
+  socket.end(lines.join('\r\n') + r.body);
 }

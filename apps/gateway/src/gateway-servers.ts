@@ -7,8 +7,8 @@ import type { Inspector, OnGatewayEvent } from './inspector.ts';
 import { createLocalServices, type WorkerServices } from './services.ts';
 import { createRequestHandler, createUpgradeHandler, type ProxyContext } from './proxy.ts';
 import { nameMatches, hostName } from './site-router.ts';
-import { parserRefusal } from './parser-refusal.ts';
 import { planListeners, type ListenerPlan } from './site-runtime.ts';
+import { answerClientError } from './unparseable-request.ts';
 
 /** How often Node checks header and request timeouts (its default, 30 s, would let a slowloris linger). */
 const checkEveryMs = 500;
@@ -129,10 +129,7 @@ export class GatewayServers {
       listener.sockets.add(socket);
       socket.on('close', () => listener.sockets.delete(socket));
     });
-    server.on('clientError', (err, socket) => {
-      if (socket.writable) socket.end(parserRefusal(err));
-      else socket.destroy();
-    });
+    server.on('clientError', (err, socket) => answerClientError(err, socket, getSites(), this.ctx));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ host: plan.address, port: plan.port }, () => {

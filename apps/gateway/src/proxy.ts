@@ -5,7 +5,7 @@ import { Readable, type Duplex } from 'node:stream';
 import type { GatewayConfig } from '@rampart/contracts';
 import { rewriteResponseHeaders, streamMultipart, type StreamedMultipart, type WafRequest } from '@rampart/waf';
 import type { WrongPasswordLimiter } from './authorize-limiter.ts';
-import { renderBlockResponse, renderProxyError, sendRendered, type RenderedResponse } from './block-response.ts';
+import { renderBlockResponse, renderProxyError, sendRendered, writeRawResponse, type RenderedResponse } from './block-response.ts';
 import { normalizeAddress, resolveClientIp } from './client-ip.ts';
 import { reportDecision } from './gateway-events.ts';
 import { authorizeUrl, pagePrefix, safeReturn } from './gateway-pages.ts';
@@ -45,13 +45,6 @@ const connectErrors = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
 
 /** A kept-alive upstream connection that closed under a request before any answer (undici's and the kernel's words). */
 const staleResets = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
-
-function writeRawResponse(socket: Duplex, r: RenderedResponse): void {
-  const lines = [`HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status] ?? ''}`];
-  for (const [n, v] of Object.entries(r.headers)) lines.push(`${n}: ${v}`);
-  lines.push(`content-length: ${Buffer.byteLength(r.body)}`, 'connection: close', '', '');
-  socket.end(lines.join('\r\n') + r.body);
-}
 
 function peerOf(req: http.IncomingMessage): string {
   return normalizeAddress(req.socket.remoteAddress ?? '');

@@ -247,21 +247,57 @@ describe.skipIf(!hasNginx)('gateway in front of a real nginx', () => {
     await slowGateway.drain(100);
   });
 
-  it('answers a request the HTTP parser cannot read with the reason as status, closes, and never forwards it', async () => {
-    const rawExchange = (wire: string) => new Promise<string>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(wire));
-      let answer = '';
-      socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(answer));
-    });
-    const statusLine = (answer: string) => answer.split('\r\n', 1)[0];
-    expect(statusLine(await rawExchange('CUST / HTTP/1.1\r\nHost: a\r\n\r\n'))).toBe('HTTP/1.1 501 Not Implemented');
-    expect(statusLine(await rawExchange(`GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))).toBe('HTTP/1.1 431 Request Header Fields Too Large');
-    expect(statusLine(await rawExchange('GET / HTTP/1.1\r\nHost: a\r\nNo colon here\r\n\r\n'))).toBe('HTTP/1.1 400 Bad Request');
-    // None reached the engine (nor the origin behind it); the listener still serves the next client.
-    expect(calls).toHaveLength(0);
+  const rawExchange = (wire: string | Buffer, to = port) => new Promise<string>((resolve, reject) => {
+    const socket = net.connect(to, '127.0.0.1', () => socket.write(wire));
+    let answer = '';
+    socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+  });
+  const statusLine = (answer: string) => answer.split('\r\n', 1)[0];
+
+  it('refuses a request the HTTP parser cannot read with the site\'s block response and records it; never forwards it', async () => {
+    const unknownMethod = await rawExchange('CUST /x?a=1 HTTP/1.1\r\nHost: a\r\n\r\n');
+    expect(statusLine(unknownMethod)).toBe('HTTP/1.1 403 Forbidden');
+    expect(unknownMethod).toContain('blocked by the website firewall');
+    expect(unknownMethod).toMatch(/\r\nconnection: close\r\n/i);
+    // A body longer than its Content-Length whose rest is no request (a smuggling attempt), and a
+    // header line without a colon.
+    const smuggled = 'POST /form HTTP/1.1\r\nHost: a\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbarGET /admin HTTP/1.1\r\n\r\n';
+    expect(statusLine(await rawExchange(smuggled))).toBe('HTTP/1.1 403 Forbidden');
+    expect(statusLine(await rawExchange('GET / HTTP/1.1\r\nHost: a\r\nNo colon here\r\n\r\n'))).toBe('HTTP/1.1 403 Forbidden');
+    expect(events.map((e) => [e.type, e.siteId, e.decision.action === 'block' && e.decision.rule])).toEqual([
+      ['website.block', 'on', 'protocol.unparseable'],
+      ['website.block', 'on', 'protocol.unparseable'],
+      ['website.block', 'on', 'protocol.unparseable'],
+    ]);
+    const first = events[0]!;
+    expect([first.method, first.target, first.host]).toEqual(['CUST', '/x?a=1', 'a']);
+    expect(events.map((e) => e.decision.action === 'block' && e.decision.evidence)).toEqual([
+      String.raw`HPE_INVALID_METHOD at "CUST /x?a=1 HTTP/1.1\r\nHost: a\r\n\r\n"`,
+      String.raw`HPE_CLOSED_CONNECTION at "barGET /admin HTTP/1.1\r\n\r\n"`,
+      String.raw`HPE_INVALID_HEADER_TOKEN at "No colon here\r\n\r\n"`,
+    ]);
+    // Only the well-formed request in front of the smuggled bytes reached the engine; the
+    // listener still serves the next client.
+    expect(calls.map((c) => `${c.method} ${c.target}`)).toEqual(['POST /form']);
     expect((await request({ host: '127.0.0.1', port, path: '/index.html' })).status).toBe(200);
+  });
+
+  it('answers with the site\'s own block response (detailed 406 here) for a site behind a CDN, naming the forwarded client', async () => {
+    const answer = await rawExchange('CUST / HTTP/1.1\r\nHost: a\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n', trustPort);
+    expect(statusLine(answer)).toBe('HTTP/1.1 406 Not Acceptable');
+    expect(answer).toContain('protocol.unparseable');
+    expect(events.map((e) => [e.siteId, e.clientIp])).toEqual([['trust', '203.0.113.9']]);
+  });
+
+  it('keeps the parser\'s own answer, unrecorded, for limits, a TLS handshake on a plain port, and a site with status off', async () => {
+    expect(statusLine(await rawExchange(`GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(statusLine(await rawExchange(Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03])))).toBe('HTTP/1.1 501 Not Implemented');
+    expect(statusLine(await rawExchange('CUST / HTTP/1.1\r\nHost: a\r\n\r\n', offPort))).toBe('HTTP/1.1 501 Not Implemented');
+    expect(statusLine(await rawExchange('GET / HTTP/1.1\r\nHost: a\r\nNo colon here\r\n\r\n', offPort))).toBe('HTTP/1.1 400 Bad Request');
+    expect(events).toHaveLength(0);
+    expect(calls).toHaveLength(0);
   });
 
   it('reports a record decision and lets the request through', async () => {
