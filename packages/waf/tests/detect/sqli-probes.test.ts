@@ -89,6 +89,35 @@ describe('quote characters of two kinds alone', () => {
   });
 });
 
+describe('a long run of quote-laden punctuation', () => {
+  it.each([
+    ["'.".repeat(40)],
+    ["'.".repeat(40) + "'or"],
+    ['"!'.repeat(20) + 'XOR'],
+    ['!!!!!\'..."!!\'.".`...\'.....\'@`!!!!!`...."@@@@@`!!!!!\'@`@@@@@\'..."\'@@@@@\'"...\'!!!`!!`@@"\'@@`..\'!!\'@@'],
+  ])('%s is suspicious', (value) => {
+    expect(detect(value)).toMatchObject({ rule: 'sqli.quote_probe', severity: 1 });
+  });
+
+  it.each([
+    ['a separator line', '-'.repeat(60)],
+    ['a Markdown fence run', '`'.repeat(12)],
+    ['a punctuation password', '!@#$%^&*()_+{}|:"<>?~!@#$%^&*()_+'],
+    ['quotes with words', "'a' 'b' 'c' 'd' 'e' 'f' 'g' 'h' 'i' 'j' 'k'"],
+    ['an emoticon row', '^_^ '.repeat(10)],
+    ['a word after the run', "'.".repeat(40) + 'order'],
+    ['a name after the run', "'.".repeat(40) + 'Al'],
+  ])('passes %s', (_label, value) => {
+    expect(detect(value)).toBeNull();
+  });
+
+  it('blocks it in a form in strict mode, passes it in loose mode', () => {
+    const body = `var=${encodeURIComponent("'.".repeat(40))}`;
+    expect(inspect(post(form, body), { mode: 'strict', kinds: ['sqli'] })).toMatchObject({ action: 'block', rule: 'sqli.quote_probe' });
+    expect(inspect(post(form, body), { mode: 'loose', kinds: ['sqli'] }).action).not.toBe('block');
+  });
+});
+
 describe('a SELECT cut right after the closing quote', () => {
   it.each(["'select H", "'SELECT *", "'select 1"])('%s is suspicious', (value) => {
     expect(detect(value)).toMatchObject({ rule: 'sqli.stacked_query', severity: 1 });

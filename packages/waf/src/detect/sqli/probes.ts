@@ -28,6 +28,35 @@ export function mixedQuoteProbe(value: string): DetectorHit | null {
 }
 
 /**
+ * `'.'.'.'.'…'or`, `!!!!!'..."!!'.".\`…\`or`: a long value that is nothing but punctuation — a
+ * quarter of it or more quote characters — perhaps ending in a boolean operator: a fuzzer's string
+ * of literal breaks, one of which closes whatever literal or quoted name the value lands in, and
+ * the OR that follows it. No text is made of punctuation alone this long; passwords and separators
+ * are shorter, or have letters or blanks, or few quotes.
+ */
+const quoteFuzzMin = 32;
+const quoteFuzzMax = 4096;
+const closingOperator = /^(?:x?or|and)$/i;
+
+export function quoteFuzzProbe(value: string): DetectorHit | null {
+  if (value.length < quoteFuzzMin || value.length > quoteFuzzMax) return null;
+  let quotes = 0;
+  let end = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    // Punctuation only (no blank, control byte, letter, digit or non-ASCII character) up to the
+    // operator that may close the run; most values end here at their first character.
+    if (c <= 0x20 || c >= 0x7f || (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) {
+      if (i < value.length - 3 || !closingOperator.test(value.slice(i))) return null;
+      end = i;
+      break;
+    }
+    if (c === 0x27 || c === 0x22 || c === 0x60) quotes++;
+  }
+  return quotes * 4 >= end ? { kind: 'sqli', rule: 'sqli.quote_probe', severity: 1, evidence: value.slice(-64) } : null;
+}
+
+/**
  * `` "` * 123 ``, `` '`-5 ``: a quote and a backtick together (the literal and the quoted name both
  * closed, whichever the value lands in) and then arithmetic on a number — whether the database
  * evaluates it shows in the answer. The two quote characters side by side are what no text writes;
@@ -63,10 +92,12 @@ for (const c of ' \t\n\r\'"`!%&<>|=-0123456789ilnrxILNRX') probeStarts[c.charCod
 /**
  * The whole-value probes the token readings do not see (an operator, a number or quotes alone pass
  * their cheap gates untokenized): an operator with no operand, mixed quote
- * characters.
+ * characters, a long run of quote-laden punctuation.
  */
 export function wholeValueProbe(value: string, location: InputLocation, name?: string): DetectorHit | null {
-  if (value.length > 24 || value.length < 2) return null;
+  // A long value ends at its first letter, digit or blank here.
+  if (value.length > 24) return quoteFuzzProbe(value);
+  if (value.length < 2) return null;
   const first = value.charCodeAt(0);
   if (first >= 128 || probeStarts[first] === 0) return null;
   return operatorAlone(value, location, name) ?? mixedQuoteProbe(value) ?? quoteArithmeticProbe(value);
