@@ -33,9 +33,15 @@ describe('a receiver that is down', () => {
 
     // Load iconv-lite's tables and warm the JIT first: that one-off cost is not what this measures.
     for (let i = 0; i < 100; i++) format('warm-up', i);
+    // Forwarding may cost what formatting the message costs, plus queueing it — nothing that waits
+    // for the receiver. Measured beside formatting the same messages alone, so a busy machine
+    // slows both (an absolute 50 ms bound failed once at 50.2 ms while another suite ran).
+    const formatting = performance.now();
+    for (let i = 0; i < 1000; i++) format('baseline', i);
+    const formatMs = performance.now() - formatting;
     const started = performance.now();
     for (let i = 0; i < 1000; i++) forwarder.forward(message(msgId, i));
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(performance.now() - started).toBeLessThan(5 * formatMs + 50);
 
     await new Promise((resolve) => setTimeout(resolve, 100)); // the first connection attempt has been refused
     expect(forwarder.stats()).toEqual([{ server: { host: '127.0.0.1', port, transport: 'tcp' }, sent: 0, dropped: 0, failed: 0, connected: false }]);
