@@ -142,6 +142,8 @@ export function parseWire(wire: Buffer): WafRequest | WireRefusal {
   if (end < 0) return 'unreadable';
   // Node decodes the head as latin1 (bytes), the engine re-reads UTF-8 where it matters.
   const lines = wire.subarray(0, end).toString('latin1').split('\r\n');
+  // CONNECT takes an authority (`host:port`) as its target, which parseRequestLine refuses.
+  if (/^CONNECT [\x21-\x7e]+ HTTP\/1\.[01]$/.test(lines[0] ?? '')) return 'connect';
   const requestLine = parseRequestLine(lines[0] ?? '');
   if (!requestLine) return 'unreadable';
   if (requestLine.method === 'CONNECT') return 'connect';
