@@ -95,7 +95,12 @@ function readsProtocol(rt: SiteRuntime): boolean {
 
 /** Answers a parser error on one connection of a listener (the server's 'clientError'). */
 export function answerClientError(error: unknown, socket: Duplex, sites: readonly SiteRuntime[], ctx: ProxyContext): void {
-  if (!socket.writable) {
+  // A response already on its way (a chunked upload turning to garbage while its echo streams
+  // back): an answer written now would land inside it, so the connection is cut instead — as
+  // Node's own default does ("avoid corrupting the remote peer"). `_httpMessage` is the socket's
+  // in-flight ServerResponse.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }

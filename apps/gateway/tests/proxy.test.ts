@@ -284,6 +284,27 @@ describe.skipIf(!hasNginx)('gateway in front of a real nginx', () => {
     expect((await request({ host: '127.0.0.1', port, path: '/index.html' })).status).toBe(200);
   });
 
+  it('cuts the connection, writing nothing into it, when the request turns unreadable while its answer streams back', async () => {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let answer = '';
+    socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => undefined);
+    // A chunked upload past the engine's window (4 KiB here): /echo starts answering while it streams.
+    const chunk = 'x'.repeat(8192);
+    socket.write(`POST /echo HTTP/1.1\r\nHost: a\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    const deadline = Date.now() + 5000;
+    while (!answer.includes('\r\n\r\n') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    // Then a chunk size that is no number: the parser's error arrives with the 200 half written.
+    socket.write('zz\r\n');
+    await closed;
+    expect(answer.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(answer).not.toContain('blocked by the website firewall');
+    expect(events).toHaveLength(0);
+  });
+
   it('answers with the site\'s own block response (detailed 406 here) for a site behind a CDN, naming the forwarded client', async () => {
     const answer = await rawExchange('CUST / HTTP/1.1\r\nHost: a\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n', trustPort);
     expect(statusLine(answer)).toBe('HTTP/1.1 406 Not Acceptable');
