@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { attackKinds, type GatewayEventRecord, type WebsiteAuthorEntry, type WebsiteInterceptEntry } from '@rampart/contracts';
-import { shouldAlert, snapshotBytes, type Decision, type WafRequest } from '@rampart/waf';
+import { headerValue, shouldAlert, snapshotBytes, type Decision, type WafRequest } from '@rampart/waf';
 import type { GatewayEvent } from './inspector.ts';
 import type { ProxyContext } from './proxy.ts';
 import type { SiteRuntime } from './site-runtime.ts';
@@ -57,7 +57,7 @@ export function reportDecision({ ctx, rt, request, decision, areas }: DecisionEv
   const incidentId = randomUUID();
   const type: GatewayEventRecord['type'] = decision.action;
   const legacyType: GatewayEvent['type'] = `website.${decision.action}`;
-  const host = request.headers.find(([n]) => n.toLowerCase() === 'host')?.[1];
+  const host = headerValue(request, 'host') ?? undefined;
   try {
     ctx.onEvent({ type: legacyType, siteId: rt.site.id, incidentId, at: request.now, clientIp: request.clientIp, method: request.method, target: request.target, host, decision });
   } catch {
@@ -86,7 +86,7 @@ export function reportDecision({ ctx, rt, request, decision, areas }: DecisionEv
 }
 
 function base(rt: SiteRuntime, request: WafRequest, incidentId: string): Omit<GatewayEventRecord, 'type' | 'rule' | 'kind' | 'area' | 'alert'> {
-  const host = request.headers.find(([n]) => n.toLowerCase() === 'host')?.[1] ?? '';
+  const host = headerValue(request, 'host') ?? '';
   return {
     site_id: rt.site.id,
     incident_id: incidentId,

@@ -1,4 +1,4 @@
-import { checkRecordKeywords, evaluateRequestPolicy, type CompiledPolicy, type Decision, type RequestFacts, type WafRequest } from '@rampart/waf';
+import { checkRecordKeywords, evaluateRequestPolicy, headerValue, type CompiledPolicy, type Decision, type RequestFacts, type WafRequest } from '@rampart/waf';
 import type { WebsiteInterceptEntry } from '@rampart/contracts';
 import { reportIntercept } from './gateway-events.ts';
 import { bodyLimitsFor } from './body-limits.ts';
@@ -132,7 +132,7 @@ function ccProtection(ctx: ProxyContext, rt: SiteRuntime, request: WafRequest, p
  * duration of its own, and CC's is the gateway's other "this address misbehaves" interval.
  */
 function fakeSpiderEntry(policy: CompiledPolicy, facts: RequestFacts): WebsiteInterceptEntry {
-  const ua = facts.headers.find(([n]) => n.toLowerCase() === 'user-agent')?.[1] ?? '';
+  const ua = headerValue(facts, 'user-agent') ?? '';
   return { ip: facts.clientIp, reason: 'fake_spider', created_at: facts.now, detail: ua.slice(0, 120), expires_at: facts.now + policy.settings.protect.cc.block_minutes * 60_000 };
 }
 

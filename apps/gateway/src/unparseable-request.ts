@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Decision, WafRequest } from '@rampart/waf';
+import { headerValue, type Decision, type WafRequest } from '@rampart/waf';
 import { renderBlockResponse, writeRawResponse } from './block-response.ts';
 import { normalizeAddress, resolveClientIp } from './client-ip.ts';
 import { reportDecision } from './gateway-events.ts';
@@ -86,8 +86,6 @@ export function refusalEvidence(code: string, raw: Buffer, bytesParsed: unknown)
   return `${code} at "${shown}"`;
 }
 
-const headerOf = (headers: WafRequest['headers'], name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
-
 /** Whether the site's detection reads the protocol: status on, and its policy (if any) runs the protocol kind. */
 function readsProtocol(rt: SiteRuntime): boolean {
   return rt.site.status === 'on' && (rt.policy === null || rt.policy.kinds.includes('protocol'));
@@ -111,13 +109,13 @@ export function answerClientError(error: unknown, socket: Duplex, sites: readonl
     return;
   }
   const seen = readRefusedPacket(raw);
-  const rt = chooseSite(sites, headerOf(seen.headers, 'host'));
+  const rt = chooseSite(sites, headerValue(seen, 'host') ?? undefined);
   if (!rt || !readsProtocol(rt)) {
     socket.end(parserRefusal(error));
     return;
   }
   const peer = normalizeAddress((socket as Socket).remoteAddress ?? '');
-  const clientIp = resolveClientIp(peer, headerOf(seen.headers, 'x-forwarded-for'), headerOf(seen.headers, 'x-real-ip'), rt.trusted);
+  const clientIp = resolveClientIp(peer, headerValue(seen, 'x-forwarded-for') ?? undefined, headerValue(seen, 'x-real-ip') ?? undefined, rt.trusted);
   const request: WafRequest = { ...seen, clientIp, bodyTruncated: false, now: Date.now() };
   const decision: Extract<Decision, { action: 'block' }> = { action: 'block', rule: 'protocol.unparseable', kind: 'protocol', evidence: refusalEvidence(code, raw, (error as ParserError).bytesParsed) };
   let incidentId = '';
