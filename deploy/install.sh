@@ -9,7 +9,7 @@ bash deploy/create-user.sh
 install -d -m 0755 /var/lib/rampart
 install -d -m 0700 -o rampart -g rampart /var/lib/rampart/console
 install -d -m 0700 /var/lib/rampart/agent
-install -m 0644 deploy/systemd/rampart-agent.service deploy/systemd/rampart-console.service deploy/systemd/rampart.target /etc/systemd/system/
+install -m 0644 deploy/systemd/rampart-agent.service deploy/systemd/rampart-console.service deploy/systemd/rampart-guard.service deploy/systemd/rampart.target /etc/systemd/system/
 systemctl daemon-reload
 systemctl enable --now rampart.target
 echo "Rampart is running; set RAMPART_LICENCE_URL in /etc/rampart/console.env to your licence authority."

@@ -14,6 +14,17 @@ fi
 if [ "$(id -u)" = 0 ]; then
   need=()
   command -v nft >/dev/null 2>&1 || need+=(nftables)
+  # The guard helper (apps/guard): C and BPF built here with Debian's toolchain (libbpf CO-RE).
+  command -v clang >/dev/null 2>&1 || need+=(clang)
+  command -v llvm-strip >/dev/null 2>&1 || need+=(llvm)
+  command -v bpftool >/dev/null 2>&1 || need+=(bpftool)
+  command -v make >/dev/null 2>&1 || need+=(make)
+  command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+  [ -f /usr/include/bpf/libbpf.h ] || need+=(libbpf-dev)
+  [ -f /usr/include/cjson/cJSON.h ] || need+=(libcjson-dev)
+  [ -f /usr/include/gelf.h ] || need+=(libelf-dev)
+  [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
+  command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
   if [ "$mode" = test ]; then
     command -v chromium >/dev/null 2>&1 || need+=(chromium)
     # Chinese glyphs for the browser tests and screenshots.
@@ -26,6 +37,10 @@ if [ "$(id -u)" = 0 ]; then
     command -v sshpass >/dev/null 2>&1 || need+=(sshpass)
     [ -x /lib/systemd/systemd-journal-remote ] || need+=(systemd-journal-remote)
     command -v ip >/dev/null 2>&1 || need+=(iproute2)
+    # The guard's BPF LSM backend is tested in a VM booting Debian 12's own kernel (this host's may refuse LSM programs).
+    command -v qemu-system-x86_64 >/dev/null 2>&1 || need+=(qemu-system-x86)
+    dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
+    command -v cpio >/dev/null 2>&1 || need+=(cpio)
     # The website gateway's tests: a real nginx origin (each test runs its own, on a loopback port),
     # and `nginx -T` / `apache2 -S` for site discovery. Their own services must not start (port 80).
     [ -x /usr/sbin/nginx ] || need+=(nginx)
@@ -55,6 +70,17 @@ if [ "$(id -u)" = 0 ]; then
     fi
   fi
   bash deploy/create-user.sh
+fi
+
+# The guard helper (C + BPF), when never built or older than its sources. Without the toolchain (not
+# root on a bare machine) the agent reports the file guard as missing instead of failing to start.
+if command -v clang >/dev/null 2>&1 && command -v bpftool >/dev/null 2>&1; then
+  if [ ! -x apps/guard/build/rampart-guard ] || [ -n "$(find apps/guard/src apps/guard/Makefile -newer apps/guard/build/rampart-guard -print -quit 2>/dev/null)" ]; then
+    echo "[setup] building the guard helper"
+    make -s -C apps/guard
+  fi
+else
+  echo "[setup] clang/bpftool missing: the guard helper is not built (file, process and user guards will report it)"
 fi
 
 # The web app, when never built or older than its sources.

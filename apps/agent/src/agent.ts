@@ -18,6 +18,9 @@ import { systemBasicHandlers } from './protection/protection-handlers.ts';
 import { NtpService, type ClockSetter, type NtpServiceOptions } from './time/ntp-service.ts';
 import { configBackupHandlers } from './config-backup/config-handlers.ts';
 import { websiteHandlers } from './website/website-handlers.ts';
+import type { GuardService } from './tamper/guard-service.ts';
+import { openGuard, type GuardOptions } from './tamper/open-guard.ts';
+import { tamperHandlers } from './tamper/tamper-handlers.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -48,6 +51,8 @@ export interface AgentOptions {
   protection?: { now?: () => number; timers?: boolean };
   /** NTP sync upkeep and per-server timeout. */
   ntp?: Pick<NtpServiceOptions, 'timers' | 'timeoutMs' | 'lookup'>;
+  /** Tamper protection's guard helper: its binary, socket and arguments, whether to start it, where executables are looked for. */
+  guard?: GuardOptions;
 }
 
 export interface RunningAgent {
@@ -57,6 +62,7 @@ export interface RunningAgent {
   firewall: FirewallService;
   protection: ProtectionService;
   ntp: NtpService;
+  guard: GuardService;
   close(): Promise<void>;
 }
 
@@ -66,6 +72,7 @@ function buildHandlers(
   actions: DelayedActions,
   logs: LogService,
   firewall: FirewallService,
+  guard: GuardService,
   options: AgentOptions,
   log: (line: string) => void,
   basic: ReturnType<typeof systemBasicHandlers>,
@@ -76,12 +83,14 @@ function buildHandlers(
     ...firewallHandlers(firewall),
     ...configBackupHandlers(firewall, logs, basic, options.stateDir),
     ...websiteHandlers(),
-    'host.info': () => collectHostInfo(),
+    ...tamperHandlers(guard),
+    'host.info': () => collectHostInfo(guard.kernelCauses()),
     'host.rates': () => sampler.current(),
     'module.list': async () => store.list(),
     'module.switch': async ({ modules, status }) => {
       const flags = await store.switch(modules, status);
       if (modules.includes('firewall')) await firewall.setEnabled(flags.firewall === 1);
+      if (modules.includes('tamper')) await guard.setEnabled(flags.tamper === 1);
       try {
         options.onModuleSwitch?.(flags);
       } catch (error) {
@@ -126,8 +135,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const protection = await ProtectionService.open({ stateDir: path.resolve(options.stateDir), log, sinks, now: options.protection?.now ?? options.logs?.now, timers: options.protection?.timers });
   const firewall = await openFirewall(path.resolve(options.stateDir), (await store.list()).firewall === 1, sinks, log, { ...options.firewall, paused: protection.paused });
   protection.attach(firewall);
+  const guard = await openGuard(path.resolve(options.stateDir), (await store.list()).tamper === 1, sinks, log, { ...options.guard, paused: protection.paused });
+  protection.attach(guard);
   const ntp = await NtpService.open({ stateDir: path.resolve(options.stateDir), log, setClock: options.executors.setClock ?? null, ...options.ntp });
-  const handlers = buildHandlers(store, sampler, actions, logs, firewall, options, log, systemBasicHandlers(protection, ntp));
+  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, options, log, systemBasicHandlers(protection, ntp));
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -147,6 +158,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   } catch (error) {
     await ntp.close();
     await protection.close();
+    await guard.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -160,6 +172,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await removeOwnSocket(socketPath, undefined);
     await ntp.close();
     await protection.close();
+    await guard.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -177,10 +190,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       await removeOwnSocket(socketPath, inode);
       await ntp.close();
       await protection.close();
+      await guard.close();
       await firewall.close();
       await logs.close();
     })();
     return closed;
   };
-  return { socketPath, eventLog: logs, firewall, protection, ntp, close };
+  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, close };
 }

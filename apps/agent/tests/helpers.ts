@@ -53,6 +53,8 @@ export async function startTestAgent(overrides: Partial<AgentOptions> & { dir?: 
     log: (line) => logs.push(line),
     // The host's kernel is never touched by tests: firewall tests pass an nft bound to their own namespace.
     firewall: { nft: null, background: false, sensors: { journal: false } },
+    // No guard helper is started: tamper tests bring their own (a fake on a temp socket, or the real one).
+    guard: { spawn: false, background: false },
     ...overrides,
   });
   return {

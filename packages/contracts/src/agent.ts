@@ -10,6 +10,7 @@ import { systemBasicAgentParams, systemBasicAgentResults } from './system-basic.
 import { commonAreasAgentParams, commonAreasAgentResults } from './common-areas.ts';
 import { configBackupAgentParams, configBackupAgentResults } from './config-backup.ts';
 import { websiteAgentParams, websiteAgentResults } from './website-agent.ts';
+import { tamperAgentParams, tamperAgentResults } from './tamper-api.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -54,6 +55,7 @@ export const agentParamSchemas = {
   ...commonAreasAgentParams,
   ...configBackupAgentParams,
   ...websiteAgentParams,
+  ...tamperAgentParams,
 } as const;
 
 export type AgentMethod = keyof typeof agentParamSchemas;
@@ -107,6 +109,7 @@ export const agentResultSchemas = {
   ...commonAreasAgentResults,
   ...configBackupAgentResults,
   ...websiteAgentResults,
+  ...tamperAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 

@@ -38,7 +38,8 @@ export const eventLevelNames: Record<string, Texts> = {
  * Every event kind. Placeholders: `{name}` is the raw parameter; `{name|module}` shows a module
  * key by its name; `{name|onoff}` shows 1/0 as on/off; `{name|reason}` names a block reason;
  * `{name|attack}`, `{name|webrule}`, `{name|webreason}` name the website gateway's attack kinds,
- * rules and interception reasons (website-event-names.ts).
+ * rules and interception reasons (website-event-names.ts); `{name|tamperop}` a tamper operation letter,
+ * `{name|tamperaction}` a rule change (add, edit, enable, disable, delete).
  */
 export const eventKinds = {
   'panel.action': {
@@ -130,6 +131,32 @@ export const eventKinds = {
     category: 'system', foldable: false,
     content: { 'zh-CN': '临时关闭时间已到，系统防护已自动恢复', 'en-US': 'The temporary disable ended; protection is back on by itself' },
   },
+  // Tamper protection: the guard's denials (rate-limited per rule, packages/guard/src/denials.ts) and rule changes.
+  // `{op|tamperop}` names the operation; `{rule}` is `tamper:<id>` or `name:<id>`.
+  'tamper.denied': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）对 {path} 的{op|tamperop}操作已被拦截（规则 {rule}）', 'en-US': '{op|tamperop} of {path} by {process} (PID {pid}, UID {uid}) denied (rule {rule})' },
+    solution: { 'zh-CN': '如为正常业务，可在防篡改规则的高级设置中放行该进程，或调整规则', 'en-US': 'If this is expected, exempt the process in the rule\'s advanced settings, or adjust the rule' },
+  },
+  'tamper.name_denied': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）创建 {path} 被命名规则拦截（规则 {rule}）', 'en-US': 'Creating {path} by {process} (PID {pid}, UID {uid}) denied by a naming rule (rule {rule})' },
+    solution: { 'zh-CN': '如为正常文件，请调整该命名规则的禁止名称', 'en-US': 'If the name is legitimate, adjust the naming rule\'s denied names' },
+  },
+  'tamper.denials_suppressed': {
+    category: 'security', foldable: false,
+    content: { 'zh-CN': '规则 {rule} 在 {seconds} 秒内又拦截了 {count} 次，为免日志过多未逐条记录', 'en-US': 'Rule {rule} denied {count} more accesses within {seconds} s; they were not recorded one by one' },
+    solution: { 'zh-CN': '某个进程在反复尝试被禁止的操作，请检查该进程', 'en-US': 'A process keeps retrying a denied operation: check that process' },
+  },
+  'tamper.rules_changed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} {action|tamperaction}了防篡改规则：{what}', 'en-US': '{account}: tamper rules {action|tamperaction}: {what}' },
+  },
+  'tamper.apply_failed': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '防篡改规则下发到内核失败：{reason}', 'en-US': 'The tamper rules could not be applied in the kernel: {reason}' },
+    solution: { 'zh-CN': '确认防护代理以 root 运行且 rampart-guard 已安装', 'en-US': 'Make sure the agent runs as root and rampart-guard is installed' },
+  },
   // Runs of a shortcut link (system settings, shortcut management); the client IP is the event's IP.
   'shortcut.pause_protection': {
     category: 'operation', foldable: false,
@@ -202,6 +229,24 @@ export const interceptReasonNames: Record<string, Texts> = {
   manual: { 'zh-CN': '手动拦截', 'en-US': 'Blocked by hand' },
 };
 
+/** Tamper protection's operations (tamper.ts flag letters) and rule actions, as events show them. */
+const tamperOpNames: Record<string, Texts> = {
+  r: { 'zh-CN': '读取', 'en-US': 'Read' },
+  x: { 'zh-CN': '执行', 'en-US': 'Execute' },
+  d: { 'zh-CN': '删除', 'en-US': 'Delete' },
+  c: { 'zh-CN': '创建', 'en-US': 'Create' },
+  n: { 'zh-CN': '重命名', 'en-US': 'Rename' },
+  w: { 'zh-CN': '修改', 'en-US': 'Modify' },
+  t: { 'zh-CN': '修改时间', 'en-US': 'Time change' },
+};
+const tamperActionNames: Record<string, Texts> = {
+  add: { 'zh-CN': '添加', 'en-US': 'added' },
+  edit: { 'zh-CN': '修改', 'en-US': 'edited' },
+  enable: { 'zh-CN': '启用', 'en-US': 'enabled' },
+  disable: { 'zh-CN': '停用', 'en-US': 'disabled' },
+  delete: { 'zh-CN': '删除', 'en-US': 'deleted' },
+};
+
 export type EventKind = keyof typeof eventKinds;
 const kindTable: Record<string, EventKindDef | undefined> = eventKinds;
 
@@ -216,7 +261,7 @@ const onOff: Record<string, Texts> = {
 
 /** Fills a catalogue template; a missing parameter shows as an empty string, never as `{name}`. */
 export function fillTemplate(template: string, params: EventParams, lang: Language): string {
-  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason|attack|webrule|webreason))?\}/g, (_, name: string, format?: string) => {
+  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason|attack|webrule|webreason|tamperop|tamperaction))?\}/g, (_, name: string, format?: string) => {
     const raw = params[name];
     if (raw === undefined) return '';
     const text = String(raw);
@@ -226,6 +271,8 @@ export function fillTemplate(template: string, params: EventParams, lang: Langua
     if (format === 'attack') return websiteAttackNames[text]?.[lang] ?? text;
     if (format === 'webrule') return websiteRuleName(text, lang);
     if (format === 'webreason') return websiteInterceptReasonNames[text]?.[lang] ?? text;
+    if (format === 'tamperop') return tamperOpNames[text]?.[lang] ?? text;
+    if (format === 'tamperaction') return tamperActionNames[text]?.[lang] ?? text;
     return text;
   });
 }

@@ -40,3 +40,7 @@ export * from './website-gateway.ts';
 export * from './website-api.ts';
 export * from './website-agent.ts';
 export * from './website-event-names.ts';
+export * from './tamper.ts';
+export * from './tamper-api.ts';
+export * from './tamper-templates.ts';
+export * from './guard-helper.ts';

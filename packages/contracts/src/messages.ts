@@ -5,6 +5,7 @@ import { systemUsersMessages } from './messages/system-users.ts';
 import { systemAlertsMessages } from './messages/system-alerts.ts';
 import { signInCheckMessages } from './messages/sign-in-check.ts';
 import { commonAreasMessages } from './messages/common-areas.ts';
+import { tamperMessages } from './messages/tamper.ts';
 import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
 import { websiteMessages } from './messages/website.ts';
@@ -153,6 +154,7 @@ const zh = {
   ...systemAlertsMessages.zh,
   ...signInCheckMessages.zh,
   ...commonAreasMessages.zh,
+  ...tamperMessages.zh,
   ...configBackupMessages.zh,
   ...shortcutsMessages.zh,
   ...websiteMessages.zh,
@@ -299,6 +301,7 @@ const en: Record<MessageKey, string> = {
   ...systemAlertsMessages.en,
   ...signInCheckMessages.en,
   ...commonAreasMessages.en,
+  ...tamperMessages.en,
   ...configBackupMessages.en,
   ...shortcutsMessages.en,
   ...websiteMessages.en,

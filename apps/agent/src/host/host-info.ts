@@ -22,8 +22,11 @@ function cpuCount(): number {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : Math.max(1, os.cpus().length);
 }
 
-/** A fresh snapshot of the machine, read on every call (the console caches if it wants). */
-export async function collectHostInfo(): Promise<HostInfo> {
+/**
+ * A fresh snapshot of the machine, read on every call (the console caches if it wants).
+ * `guardCauses`: why tamper protection's guard is degraded (GuardService.kernelCauses).
+ */
+export async function collectHostInfo(guardCauses: readonly string[] = []): Promise<HostInfo> {
   const [osName, meminfo, disks, nftPath] = await Promise.all([
     readOsName(),
     readFile('/proc/meminfo', 'utf8'),
@@ -44,6 +47,6 @@ export async function collectHostInfo(): Promise<HostInfo> {
     load: { one, five, fifteen, level: loadLevel(one, cores) },
     disks,
     uptime: os.uptime(),
-    kernelStatus: kernelStatusFrom({ euid: effectiveUid(), nftPath, os: osName, kernel }),
+    kernelStatus: kernelStatusFrom({ euid: effectiveUid(), nftPath, os: osName, kernel, guardCauses }),
   };
 }

@@ -23,6 +23,8 @@ export interface KernelFacts {
   nftPath: string | undefined;
   os: string;
   kernel: string;
+  /** The guard's causes while tamper protection is on (`guard_lsm_refused`, `guard_helper_missing`, ...). */
+  guardCauses?: readonly string[];
 }
 
 /** Cause codes are locale keys under `kernel_cause.` in the console. */
@@ -30,6 +32,7 @@ export function kernelStatusFrom(facts: KernelFacts): KernelStatus {
   const causes: string[] = [];
   if (facts.euid !== 0) causes.push('not_root');
   if (!facts.nftPath) causes.push('nft_missing');
+  for (const cause of facts.guardCauses ?? []) if (!causes.includes(cause)) causes.push(cause);
   return { status: causes.length ? 'abnormal' : 'normal', os: facts.os, kernel: facts.kernel, causes };
 }
 

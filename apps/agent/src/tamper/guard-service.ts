@@ -1,0 +1,313 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Db } from '@rampart/sqlite';
+import { tamperOps, type EventInput, type GuardHello, type GuardStatus, type RuleState } from '@rampart/contracts';
+import {
+  DenialRecorder,
+  GuardHelperClient,
+  guardFingerprint,
+  planGuard,
+  resolveGuard,
+  type GuardPlanResult,
+  type GuardResolution,
+  type GuardRuleStates,
+  type ResolveRoots,
+} from '@rampart/guard';
+import { writeFileAtomic } from '../modules/atomic-write.ts';
+import { HelperProcess, type HelperProcessOptions } from './helper-process.ts';
+import { NamingRulesRepo } from './names-repo.ts';
+import { TamperRulesRepo } from './rules-repo.ts';
+import { openTamperDb } from './tamper-db.ts';
+
+/** The states of a plan the helper did not take: whatever would have been enforced is not. */
+function notEnforced(states: GuardRuleStates): GuardRuleStates {
+  const down = (record: Record<number, RuleState>) =>
+    Object.fromEntries(Object.entries(record).map(([id, state]) => [id, state === 'active' || state === 'partial' ? 'not_enforced' : state])) as Record<number, RuleState>;
+  return { tamper: down(states.tamper), names: down(states.names) };
+}
+
+export interface GuardSinks {
+  event(input: EventInput): void;
+}
+
+export interface GuardServiceOptions {
+  stateDir: string;
+  log: (line: string) => void;
+  sinks: GuardSinks;
+  /** The tamper module's switch. */
+  enabled: boolean;
+  /** System protection is paused. */
+  paused: boolean;
+  isRoot: boolean;
+  helper: Omit<HelperProcessOptions, 'log' | 'isRoot' | 'onStarted'> & { spawn: boolean };
+  /** Rampart's own directories: always allowed. */
+  selfPaths: readonly string[];
+  roots: ResolveRoots;
+  now?: () => number;
+  /** The fingerprint check (30 s); tests turn it off and call tick(). */
+  background?: boolean;
+  checkIntervalMs?: number;
+  /** Helper client reconnect delays and request timeout. */
+  client?: { backoff?: { minMs: number; maxMs: number }; timeoutMs?: number };
+}
+
+/**
+ * Tamper protection's owner: the rules in SQLite, the helper (started or found), and the plan kept
+ * applied. Every change, module switch, pause, helper (re)connect and stale resolve re-plans; Node
+ * is never in the permission path, it only hands tables to the helper. One change at a time.
+ */
+export class GuardService {
+  readonly db: Db;
+  readonly rules: TamperRulesRepo;
+  readonly names: NamingRulesRepo;
+  readonly #options: GuardServiceOptions;
+  readonly #now: () => number;
+  readonly #client: GuardHelperClient;
+  readonly #process: HelperProcess | null;
+  readonly #denials: DenialRecorder;
+  #enabled: boolean;
+  #paused: boolean;
+  #queue: Promise<unknown> = Promise.resolve();
+  #hello: GuardHello | null = null;
+  #resolution: GuardResolution | null = null;
+  #fingerprint = '';
+  #result: GuardPlanResult | null = null;
+  #generation = 0;
+  #appliedAt = 0;
+  #applyError: string | null = null;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(options: GuardServiceOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#enabled = options.enabled;
+    this.#paused = options.paused;
+    this.db = openTamperDb(path.join(options.stateDir, 'tamper.db'));
+    this.rules = new TamperRulesRepo(this.db);
+    this.names = new NamingRulesRepo(this.db);
+    this.#denials = new DenialRecorder({ sink: (input) => options.sinks.event(input), now: this.#now, timers: options.background !== false });
+    this.#client = new GuardHelperClient({
+      socketPath: options.helper.socketPath,
+      log: options.log,
+      onDenial: (denial) => this.#denials.record(denial),
+      onConnect: () => void this.serial(() => this.#greet()).catch((error: unknown) => options.log(`guard: ${String(error)}`)),
+      onDisconnect: () => {
+        this.#hello = null;
+      },
+      ...options.client,
+    });
+    const { spawn, ...helper } = options.helper;
+    this.#process = spawn ? new HelperProcess({ ...helper, log: options.log, isRoot: options.isRoot, onStarted: () => this.#client.retryNow() }) : null;
+  }
+
+  now(): number {
+    return this.#now();
+  }
+
+  /** Writes an event to the store (the handlers' operation records). */
+  sinkEvent(input: EventInput): void {
+    this.#options.sinks.event(input);
+  }
+
+  get enforcing(): boolean {
+    return this.#enabled && !this.#paused;
+  }
+
+  /**
+   * The last plan, saved for the helper: started by systemd with `--plan-file`, it enforces this at
+   * boot before the agent is up. Generations continue from it.
+   */
+  get planFile(): string {
+    return path.join(this.#options.stateDir, 'guard-plan.json');
+  }
+
+  /** Plans once (rule states are known even without a helper), then finds or starts the helper. */
+  async start(): Promise<void> {
+    try {
+      const saved = JSON.parse(await readFile(this.planFile, 'utf8')) as { generation?: unknown };
+      if (typeof saved.generation === 'number' && Number.isSafeInteger(saved.generation)) this.#generation = saved.generation;
+    } catch {
+      // no saved plan yet
+    }
+    await this.serial(() => this.#replan(true));
+    await this.#process?.start();
+    this.#client.start();
+    if (this.#options.background !== false) {
+      this.#timer = setInterval(() => void this.tick().catch((error: unknown) => this.#options.log(`guard: ${String(error)}`)), this.#options.checkIntervalMs ?? 30_000);
+      this.#timer.unref();
+    }
+  }
+
+  serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(work, work);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The rules changed: resolve again and apply. */
+  async changed(): Promise<void> {
+    await this.serial(() => this.#replan(true));
+  }
+
+  async setEnabled(enabled: boolean): Promise<void> {
+    await this.serial(async () => {
+      this.#enabled = enabled;
+      await this.#replan(false);
+    });
+  }
+
+  async setPaused(paused: boolean): Promise<void> {
+    await this.serial(async () => {
+      this.#paused = paused;
+      await this.#replan(false);
+    });
+  }
+
+  /** Re-resolves when a package upgrade replaced a binary or a watched path changed. */
+  async tick(): Promise<void> {
+    await this.serial(async () => {
+      if (!this.#resolution) return this.#replan(true);
+      if ((await guardFingerprint(this.#resolution.watch)) !== this.#fingerprint) await this.#replan(true);
+    });
+    this.#denials.flush();
+  }
+
+  tamperState(id: number): RuleState {
+    return this.#result?.ruleStates.tamper[id] ?? 'off';
+  }
+
+  nameState(id: number): RuleState {
+    return this.#result?.ruleStates.names[id] ?? 'off';
+  }
+
+  /** The plan last made (tests read it). */
+  get lastPlan(): GuardPlanResult | null {
+    return this.#result;
+  }
+
+  /** The helper child's pid, when the agent started it. */
+  get helperPid(): number | null {
+    return this.#process?.pid ?? null;
+  }
+
+  get selfPaths(): readonly string[] {
+    return this.#options.selfPaths;
+  }
+
+  status(): GuardStatus {
+    const hello = this.#client.connected ? this.#hello : null;
+    const enforced = hello?.ops ?? [];
+    return {
+      backend: hello?.backend ?? 'none',
+      running: hello !== null,
+      kernel: hello?.kernel ?? os.release(),
+      enforced_ops: [...enforced],
+      missing_ops: tamperOps.filter((op) => !enforced.includes(op)),
+      causes: this.#causes(hello),
+      warnings: this.#result?.warnings ?? [],
+      objects: this.#result?.plan.objects.length ?? 0,
+      rules: this.rules.all().filter((rule) => rule.enabled).length + this.names.all().filter((rule) => rule.enabled).length,
+      generation: this.#generation,
+      applied_at: this.#appliedAt,
+    };
+  }
+
+  /** Causes for the home page's kernel status, while the module is on (keys under `kernel_cause.`). */
+  kernelCauses(): string[] {
+    if (!this.#enabled) return [];
+    return this.#causes(this.#client.connected ? this.#hello : null).map((cause) => (cause === 'not_root' ? cause : `guard_${cause}`));
+  }
+
+  #causes(hello: GuardHello | null): string[] {
+    const causes: string[] = [];
+    if (!this.#options.isRoot) causes.push('not_root');
+    if (!hello) {
+      const state = this.#process?.state;
+      if (state === 'helper_failed') causes.push('helper_failed');
+      else if (state !== 'not_root') causes.push(state === 'helper_missing' || state === undefined ? 'helper_missing' : 'helper_failed');
+    } else {
+      if (hello.cause) causes.push(hello.cause);
+      // No backend at all (auto tried both): neither BPF LSM nor fanotify runs.
+      if (hello.backend === 'none' && hello.cause !== 'fanotify_unavailable') causes.push('fanotify_unavailable');
+      if (this.#applyError) causes.push('helper_failed');
+    }
+    return [...new Set(causes)];
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#queue;
+    this.#denials.flush(true);
+    await this.#client.close();
+    await this.#process?.stop();
+    this.db.close();
+  }
+
+  #backendRunning(): boolean {
+    return this.#client.connected && this.#hello !== null && this.#hello.backend !== 'none';
+  }
+
+  async #greet(): Promise<void> {
+    try {
+      this.#hello = await this.#client.hello();
+      this.#generation = Math.max(this.#generation, this.#hello.generation);
+      this.#process?.markHealthy();
+    } catch (error) {
+      this.#options.log(`guard: hello failed: ${(error as Error).message}`);
+      return;
+    }
+    await this.#replan(false);
+  }
+
+  /** Never throws: a host or helper problem must not fail the rule change that triggered it (it is stored). */
+  async #replan(resolve: boolean): Promise<void> {
+    try {
+      await this.#plan(resolve);
+    } catch (error) {
+      this.#options.log(`guard: planning failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async #plan(resolve: boolean): Promise<void> {
+    const tamper = this.rules.all();
+    const naming = this.names.all();
+    if (resolve || !this.#resolution) {
+      this.#resolution = await resolveGuard(tamper, naming, this.#options.selfPaths, this.#options.roots);
+      this.#fingerprint = await guardFingerprint(this.#resolution.watch);
+    }
+    this.#generation += 1;
+    const helperPid = this.#process?.pid;
+    const result = planGuard({
+      tamper,
+      naming,
+      resolved: this.#resolution.resolved,
+      exes: this.#resolution.exes,
+      selfPaths: this.#options.selfPaths,
+      trustedPids: helperPid ? [process.pid, helperPid] : [process.pid],
+      enforce: this.enforcing,
+      generation: this.#generation,
+      backendOps: this.#backendRunning() ? this.#hello!.ops : null,
+    });
+    await writeFileAtomic(this.planFile, `${JSON.stringify(result.plan)}\n`);
+    // A helper without a backend refuses plans: there is nothing to hand over until it has one.
+    if (!this.#backendRunning()) {
+      this.#result = result;
+      return;
+    }
+    try {
+      await this.#client.apply(result.plan);
+      // Rule states are published once the helper holds the plan: `active` means enforced now.
+      this.#result = result;
+      this.#appliedAt = this.#now();
+      this.#applyError = null;
+    } catch (error) {
+      this.#result = { ...result, ruleStates: notEnforced(result.ruleStates) };
+      const reason = (error as Error).message.slice(0, 300);
+      // One event per distinct failure: a helper that keeps refusing must not fill the log.
+      if (reason !== this.#applyError) this.#options.sinks.event({ kind: 'tamper.apply_failed', module: 'tamper', level: 'critical', source: 'agent', params: { reason } });
+      this.#applyError = reason;
+    }
+  }
+}
