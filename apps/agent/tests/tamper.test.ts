@@ -122,7 +122,7 @@ describe('tamper rules (agent socket)', () => {
     await client.call('module.switch', { modules: ['tamper'], status: 1 });
     await client.call('tamper.rules.add', { rules: [rule({ path: '/tmp' })] });
     const status = await client.call('tamper.status', {});
-    expect(status).toMatchObject({ backend: 'none', running: false, enforced_ops: [], causes: ['helper_missing'] });
+    expect(status).toMatchObject({ backend: 'none', running: false, enforced_ops: [], causes: ['guard_helper_missing'] });
     expect(status.missing_ops).toEqual(['r', 'x', 'd', 'c', 'n', 'w', 't']);
     expect((await client.call('tamper.rules.list', { offset: 0, limit: 10 })).list[0]!.state).toBe('not_enforced');
     expect((await client.call('host.info', {})).kernelStatus.causes).toContain('guard_helper_missing');
@@ -162,7 +162,7 @@ describe('tamper protection and the helper (fake helper on a temp socket)', () =
     // fanotify cannot deny `d`: partial
     expect((await client.call('tamper.rules.list', { offset: 0, limit: 10 })).list[0]!.state).toBe('partial');
     const status = await client.call('tamper.status', {});
-    expect(status).toMatchObject({ backend: 'fanotify', running: true, enforced_ops: ['r', 'x', 'w'], missing_ops: ['d', 'c', 'n', 't'], causes: ['lsm_refused'], objects: 1, rules: 1 });
+    expect(status).toMatchObject({ backend: 'fanotify', running: true, enforced_ops: ['r', 'x', 'w'], missing_ops: ['d', 'c', 'n', 't'], causes: ['guard_lsm_refused'], objects: 1, rules: 1 });
     expect((await client.call('host.info', {})).kernelStatus.causes).toContain('guard_lsm_refused');
 
     await client.call('protection.set', { mode: 'temp_off', minutes: 10, account: 'admin' });
@@ -183,7 +183,7 @@ describe('tamper protection and the helper (fake helper on a temp socket)', () =
     await client.call('module.switch', { modules: ['tamper'], status: 1 });
     await client.call('tamper.rules.add', { rules: [rule({ path: '/tmp' })] });
     const status = await until(() => client.call('tamper.status', {}), (s) => s.running);
-    expect(status).toMatchObject({ backend: 'none', running: true, causes: ['lsm_refused', 'fanotify_unavailable'] });
+    expect(status).toMatchObject({ backend: 'none', running: true, causes: ['guard_no_backend'] });
     expect(helper.requests.some((r) => r['op'] === 'apply')).toBe(false);
     expect((await client.call('tamper.rules.list', { offset: 0, limit: 10 })).list[0]!.state).toBe('not_enforced');
   });
@@ -194,7 +194,7 @@ describe('tamper protection and the helper (fake helper on a temp socket)', () =
     await client.call('module.switch', { modules: ['tamper'], status: 1 });
     await client.call('tamper.rules.add', { rules: [rule({ path: '/tmp' })] });
     expect((await client.call('tamper.rules.list', { offset: 0, limit: 10 })).list[0]!.state).toBe('not_enforced');
-    expect((await client.call('tamper.status', {})).causes).toContain('helper_failed');
+    expect((await client.call('tamper.status', {})).causes).toContain('guard_helper_failed');
     const failures = (await client.call('events.query', { limit: 20 })).list.filter((e) => e.kind === 'tamper.apply_failed');
     expect(failures).toHaveLength(1);
     expect(failures[0]!.params['reason']).toContain('no set 9');
@@ -202,7 +202,7 @@ describe('tamper protection and the helper (fake helper on a temp socket)', () =
     await client.call('tamper.rules.set_enabled', { ids: [1], enabled: true });
     await client.call('module.switch', { modules: ['tamper'], status: 1 });
     expect((await client.call('tamper.rules.list', { offset: 0, limit: 10 })).list[0]!.state).toBe('active');
-    expect((await client.call('tamper.status', {})).causes).toEqual(['lsm_refused']);
+    expect((await client.call('tamper.status', {})).causes).toEqual(['guard_lsm_refused']);
   });
 
   it('a denial the helper reports lands in the event store', async () => {

@@ -31,6 +31,7 @@ import { logRoutes } from './routes/log.ts';
 import { photoRoutes } from './routes/photo.ts';
 import { systemLogRoutes } from './routes/system-log.ts';
 import { firewallRoutes } from './routes/firewall.ts';
+import { tamperRoutes } from './routes/tamper.ts';
 import { resourceRoutes } from './routes/resource.ts';
 import { systemBasicRoutes } from './routes/system-basic.ts';
 import { systemPortalRoutes } from './routes/system-portal.ts';
@@ -142,6 +143,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(photoRoutes(ctx));
       await api.register(systemLogRoutes(ctx));
       await api.register(firewallRoutes(ctx));
+      await api.register(tamperRoutes(ctx));
       await api.register(resourceRoutes(ctx));
       await api.register(systemBasicRoutes(ctx));
       await api.register(systemPortalRoutes(ctx));

@@ -204,7 +204,7 @@ export class GuardService {
       kernel: hello?.kernel ?? os.release(),
       enforced_ops: [...enforced],
       missing_ops: tamperOps.filter((op) => !enforced.includes(op)),
-      causes: this.#causes(hello),
+      causes: this.#causeKeys(hello),
       warnings: this.#result?.warnings ?? [],
       objects: this.#result?.plan.objects.length ?? 0,
       rules: this.rules.all().filter((rule) => rule.enabled).length + this.names.all().filter((rule) => rule.enabled).length,
@@ -213,10 +213,15 @@ export class GuardService {
     };
   }
 
-  /** Causes for the home page's kernel status, while the module is on (keys under `kernel_cause.`). */
+  /** Causes for the home page's kernel status, while the module is on. */
   kernelCauses(): string[] {
     if (!this.#enabled) return [];
-    return this.#causes(this.#client.connected ? this.#hello : null).map((cause) => (cause === 'not_root' ? cause : `guard_${cause}`));
+    return this.#causeKeys(this.#client.connected ? this.#hello : null);
+  }
+
+  /** Causes as locale keys under `kernel_cause.`: the guard's own carry `guard_` (`guard_lsm_refused`), shared ones not (`not_root`). */
+  #causeKeys(hello: GuardHello | null): string[] {
+    return this.#causes(hello).map((cause) => (cause === 'not_root' ? cause : `guard_${cause}`));
   }
 
   #causes(hello: GuardHello | null): string[] {
@@ -227,9 +232,10 @@ export class GuardService {
       if (state === 'helper_failed') causes.push('helper_failed');
       else if (state !== 'not_root') causes.push(state === 'helper_missing' || state === undefined ? 'helper_missing' : 'helper_failed');
     } else {
-      if (hello.cause) causes.push(hello.cause);
-      // No backend at all (auto tried both): neither BPF LSM nor fanotify runs.
-      if (hello.backend === 'none' && hello.cause !== 'fanotify_unavailable') causes.push('fanotify_unavailable');
+      // No backend at all (auto tried both): one cause that says neither runs, not "LSM refused,
+      // running on fanotify" beside it. On fanotify: why BPF LSM is not running (refused, unavailable).
+      if (hello.backend === 'none') causes.push('no_backend');
+      else if (hello.cause) causes.push(hello.cause);
       if (this.#applyError) causes.push('helper_failed');
     }
     return [...new Set(causes)];

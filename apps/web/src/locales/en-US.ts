@@ -9,6 +9,7 @@ import { configBackupEn } from './parts/config-backup.ts';
 import { websiteEn } from './parts/website.ts';
 import { systemRegEn } from './parts/system-reg.ts';
 import { shortcutsEn } from './parts/shortcuts.ts';
+import { tamperEn, guardWarningEn } from './parts/tamper.ts';
 
 /** English texts. zh-CN.ts holds the same keys; a test fails when they drift apart. */
 const enUS = {
@@ -153,6 +154,11 @@ const enUS = {
   kernel_cause: {
     not_root: 'the agent is not running as root',
     nft_missing: 'nftables (nft) is not installed',
+    guard_lsm_refused: 'the kernel refuses BPF LSM: the file guard runs on fanotify, so create, delete, rename and time changes are not enforced',
+    guard_lsm_unavailable: 'the kernel has no BPF LSM: the file guard runs on fanotify, so create, delete, rename and time changes are not enforced',
+    guard_no_backend: 'no kernel mechanism runs the file guard (neither BPF LSM nor fanotify): tamper protection is not enforced',
+    guard_helper_missing: 'the file guard helper (rampart-guard) is not installed: tamper protection is not enforced',
+    guard_helper_failed: 'the file guard helper (rampart-guard) keeps failing: tamper protection is not enforced',
   },
   load: {
     light: 'light',
@@ -622,6 +628,8 @@ const enUS = {
   web: websiteEn,
   sys_reg: systemRegEn,
   sys_shortcut: shortcutsEn,
+  tamper: tamperEn,
+  guard_warning: guardWarningEn,
 } as const;
 
 export default enUS;

@@ -10,6 +10,7 @@ import { configBackupZh } from './parts/config-backup.ts';
 import { websiteZh } from './parts/website.ts';
 import { systemRegZh } from './parts/system-reg.ts';
 import { shortcutsZh } from './parts/shortcuts.ts';
+import { tamperZh, guardWarningZh } from './parts/tamper.ts';
 
 /** 简体中文。键与 en-US.ts 完全一致。 */
 const zhCN: LocaleTexts = {
@@ -154,6 +155,11 @@ const zhCN: LocaleTexts = {
   kernel_cause: {
     not_root: '防护代理未以 root 身份运行',
     nft_missing: '未安装 nftables（nft）',
+    guard_lsm_refused: '内核拒绝加载 BPF LSM：文件防护改用 fanotify，创建、删除、重命名和修改时间无法拦截',
+    guard_lsm_unavailable: '内核不支持 BPF LSM：文件防护改用 fanotify，创建、删除、重命名和修改时间无法拦截',
+    guard_no_backend: '文件防护没有可运行的内核机制（BPF LSM 与 fanotify 均未运行）：防篡改未生效',
+    guard_helper_missing: '未安装文件防护程序（rampart-guard）：防篡改未生效',
+    guard_helper_failed: '文件防护程序（rampart-guard）反复出错：防篡改未生效',
   },
   load: {
     light: '轻度',
@@ -623,6 +629,8 @@ const zhCN: LocaleTexts = {
   web: websiteZh,
   sys_reg: systemRegZh,
   sys_shortcut: shortcutsZh,
+  tamper: tamperZh,
+  guard_warning: guardWarningZh,
 };
 
 export default zhCN;

@@ -26,6 +26,8 @@ export const tabPages: Readonly<Record<string, TabPageLoader>> = {
   'firewall/attack_protective': () => import('./firewall/AttackPage.tsx').then((m) => ({ Component: m.AttackPage })),
   'firewall/black_white_list': () => import('./firewall/ListsPage.tsx').then((m) => ({ Component: m.ListsPage })),
   'firewall/intercept_list': () => import('./firewall/InterceptPage.tsx').then((m) => ({ Component: m.InterceptPage })),
+  'tamper/index': () => import('./tamper/RulesPage.tsx').then((m) => ({ Component: m.RulesPage })),
+  'tamper/name': () => import('./tamper/NamingPage.tsx').then((m) => ({ Component: m.NamingPage })),
   'website/server': () => import('./website/ServerPage.tsx').then((m) => ({ Component: m.ServerPage })),
   'website/base': () => import('./website/BasePage.tsx').then((m) => ({ Component: m.BasePage })),
   'website/request': () => import('./website/RequestPage.tsx').then((m) => ({ Component: m.RequestPage })),
