@@ -27,6 +27,7 @@ import { corporaDir } from './corpora.ts';
 import { loadCrsRegression } from './crs-regression.ts';
 import { loadGotestwaf } from './gotestwaf.ts';
 import { generateLegit } from './legit/index.ts';
+import { loadRecorded } from './recorded.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -194,6 +195,8 @@ const requests: BenchRequest[] = [];
 if (corpora) requests.push(...loadGotestwaf(corpora).requests, ...loadCrsRegression(corpora).requests);
 else console.warn('corpora missing (set RAMPART_CORPORA): only the generated legitimate set is measured');
 requests.push(...generateLegit());
+const recorded = loadRecorded();
+requests.push(...recorded);
 const parsed = requests.map((r) => parseWire(r.wire));
 if (argv.includes('--check-wire')) process.exit(await checkWire());
 
@@ -249,6 +252,8 @@ const groups: [string, (r: BenchRequest) => boolean][] = [
   ...['wordpress', 'api', 'forms', 'code-posts', 'search', 'uploads', 'browsing'].map(
     (s) => [`  legit/${s}`, (r: BenchRequest) => r.set === `legit/${s}`] as [string, (r: BenchRequest) => boolean],
   ),
+  // Recorded from real software (recorded/*.ndjson): the sets that were not written by us.
+  ...[...new Set(recorded.map((r) => r.set))].map((s) => [`${s} (recorded), FP`, (r: BenchRequest) => r.set === s] as [string, (r: BenchRequest) => boolean]),
 ];
 
 const describe = (d: Decision) =>

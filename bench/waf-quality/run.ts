@@ -25,6 +25,7 @@ import { crsRuleLevels } from './crs-paranoia.ts';
 import { loadCrsRegression } from './crs-regression.ts';
 import { loadGotestwaf, type Skipped } from './gotestwaf.ts';
 import { generateLegit, legitMix } from './legit/index.ts';
+import { loadRecorded } from './recorded.ts';
 import { blockingRules, logSize, readFrom } from './modsec-log.ts';
 import { combined, pct, printTable, type Row } from './report.ts';
 import { knownAnswers } from './self-check.ts';
@@ -49,7 +50,8 @@ const started = performance.now();
 const gotestwaf = loadGotestwaf(corpora);
 const crs = loadCrsRegression(corpora);
 const legit = generateLegit();
-const requests: BenchRequest[] = [...gotestwaf.requests, ...crs.requests, ...legit];
+const recorded = loadRecorded();
+const requests: BenchRequest[] = [...gotestwaf.requests, ...crs.requests, ...legit, ...recorded];
 const skipped: Skipped[] = [...gotestwaf.skipped, ...crs.skipped];
 console.log(`built ${requests.length} requests in ${((performance.now() - started) / 1000).toFixed(1)} s from ${corpora}; ${skipped.length} corpus cases skipped`);
 
@@ -145,7 +147,7 @@ try {
     for (const set of setNames) {
       const idx = requests.flatMap((r, i) => (r.set === set ? [i] : []));
       const logFile = target.server?.logFile;
-      const legitSet = set.startsWith('legit/') || set === 'gotestwaf/false-pos';
+      const legitSet = set.startsWith('legit/') || set.startsWith('real/') || set === 'gotestwaf/false-pos';
       // Let the previous set's last events arrive through the pipe before counting this set's.
       if (target.server?.events && legitSet) await new Promise((r) => setTimeout(r, 300));
       const before = logFile ? logSize(logFile) : 0;
@@ -180,6 +182,8 @@ try {
     { label: '— generated legitimate set (false-positive rate)', expect: 'legit', pick: () => false },
     ...Object.keys(legitMix).map((k) => ({ label: `legit/${k}`, expect: 'legit' as const, pick: (r: BenchRequest) => r.set === `legit/${k}` })),
     { label: 'legit, all generated', expect: 'legit', pick: (r) => r.set.startsWith('legit/') },
+    { label: '— recorded from real software (recorded/*.ndjson, false-positive rate)', expect: 'legit', pick: () => false },
+    ...[...new Set(recorded.map((r) => r.set))].map((set) => ({ label: set, expect: 'legit' as const, pick: (r: BenchRequest) => r.set === set })),
   ];
   console.log(`\nBlocked = answer ${[...blockStatuses].join('/')}. 'other' = neither blocking, 2xx nor 404 (counted as passed); 'err' = no answer.`);
   printTable(rows, requests, results, blockStatuses);
@@ -187,6 +191,7 @@ try {
   const scopes: [string, (r: BenchRequest) => boolean][] = [
     ['gotestwaf (attacks vs false-pos)', (r) => r.set.startsWith('gotestwaf/')],
     ['all attacks vs clean legit (false-pos + generated)', (r) => r.expect === 'attack' || r.set === 'gotestwaf/false-pos' || r.set.startsWith('legit/')],
+    ['all attacks vs recorded real software', (r) => r.expect === 'attack' || r.set.startsWith('real/')],
     ['everything (CRS must-pass counted as legit)', () => true],
   ];
   console.log('\nCombined: detection / false positives / accuracy');
@@ -220,7 +225,7 @@ try {
 
   for (const [name, texts] of peerLegitLog) {
     const { blocked, rules } = blockingRules(texts.join('\n'));
-    console.log(`\n${name}: CRS rules behind its ${blocked} blocks of legitimate requests (gotestwaf false-pos + generated set):`);
+    console.log(`\n${name}: CRS rules behind its ${blocked} blocks of legitimate requests (gotestwaf false-pos, generated and recorded sets):`);
     for (const [id, r] of [...rules].sort((a, b) => b[1].count - a[1].count).slice(0, 12)) console.log(`  ${id.padEnd(7)} ${String(r.count).padStart(6)}  ${r.msg.slice(0, 90)}`);
   }
 
@@ -239,7 +244,7 @@ try {
         rules.set(key, r);
       } catch { /* not an event line */ }
     }
-    console.log(`\n${name}: engine rules behind its ${blocks} blocks of legitimate requests (gotestwaf false-pos + generated set), with one example each:`);
+    console.log(`\n${name}: engine rules behind its ${blocks} blocks of legitimate requests (gotestwaf false-pos, generated and recorded sets), with one example each:`);
     for (const [rule, r] of [...rules].sort((a, b) => b[1].count - a[1].count).slice(0, 12)) console.log(`  ${rule.padEnd(28)} ${String(r.count).padStart(6)}  ${r.example.replace(/\s+/g, ' ').slice(0, 90)}`);
   }
 

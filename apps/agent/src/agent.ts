@@ -21,6 +21,12 @@ import { websiteHandlers } from './website/website-handlers.ts';
 import type { GuardService } from './tamper/guard-service.ts';
 import { openGuard, type GuardOptions } from './tamper/open-guard.ts';
 import { tamperHandlers } from './tamper/tamper-handlers.ts';
+import type { AccountService } from './account/account-service.ts';
+import { accountHandlers } from './account/account-handlers.ts';
+import { openAccount, type AccountOptions } from './account/open-account.ts';
+import type { RemoteOptions, RemoteService } from './remote/remote-service.ts';
+import { openRemote } from './remote/open-remote.ts';
+import { remoteHandlers } from './remote/remote-handlers.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -53,6 +59,10 @@ export interface AgentOptions {
   ntp?: Pick<NtpServiceOptions, 'timers' | 'timeoutMs' | 'lookup'>;
   /** Tamper protection's guard helper: its binary, socket and arguments, whether to start it, where executables are looked for. */
   guard?: GuardOptions;
+  /** User protection: where the account files and sshd's drop-ins are, sshd itself, its clock (tests: temp copies, a fake sshd). */
+  account?: AccountOptions;
+  /** Remote-login protection: the `sshd -T` command, the UTC offset (tests inject a clock zone), where logins are read. */
+  remote?: RemoteOptions;
 }
 
 export interface RunningAgent {
@@ -63,6 +73,8 @@ export interface RunningAgent {
   protection: ProtectionService;
   ntp: NtpService;
   guard: GuardService;
+  account: AccountService;
+  remote: RemoteService;
   close(): Promise<void>;
 }
 
@@ -73,6 +85,8 @@ function buildHandlers(
   logs: LogService,
   firewall: FirewallService,
   guard: GuardService,
+  account: AccountService,
+  remote: RemoteService,
   options: AgentOptions,
   log: (line: string) => void,
   basic: ReturnType<typeof systemBasicHandlers>,
@@ -84,6 +98,8 @@ function buildHandlers(
     ...configBackupHandlers(firewall, logs, basic, options.stateDir),
     ...websiteHandlers(),
     ...tamperHandlers(guard),
+    ...accountHandlers(account),
+    ...remoteHandlers(remote),
     'host.info': () => collectHostInfo(guard.kernelCauses()),
     'host.rates': () => sampler.current(),
     'module.list': async () => store.list(),
@@ -91,6 +107,8 @@ function buildHandlers(
       const flags = await store.switch(modules, status);
       if (modules.includes('firewall')) await firewall.setEnabled(flags.firewall === 1);
       if (modules.includes('tamper')) await guard.setEnabled(flags.tamper === 1);
+      if (modules.includes('account')) await account.setEnabled(flags.account === 1);
+      if (modules.includes('remote')) await remote.setEnabled(flags.remote === 1);
       try {
         options.onModuleSwitch?.(flags);
       } catch (error) {
@@ -137,8 +155,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   protection.attach(firewall);
   const guard = await openGuard(path.resolve(options.stateDir), (await store.list()).tamper === 1, sinks, log, { ...options.guard, paused: protection.paused });
   protection.attach(guard);
+  const account = await openAccount(path.resolve(options.stateDir), (await store.list()).account === 1, guard, sinks.event, log, options.account);
   const ntp = await NtpService.open({ stateDir: path.resolve(options.stateDir), log, setClock: options.executors.setClock ?? null, ...options.ntp });
-  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, options, log, systemBasicHandlers(protection, ntp));
+  const remote = await openRemote(firewall, (await store.list()).remote === 1, sinks, log, options.remote);
+  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, remote, options, log, systemBasicHandlers(protection, ntp));
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -158,7 +178,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   } catch (error) {
     await ntp.close();
     await protection.close();
+    await account.close();
     await guard.close();
+    await remote.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -172,7 +194,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await removeOwnSocket(socketPath, undefined);
     await ntp.close();
     await protection.close();
+    await account.close();
     await guard.close();
+    await remote.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -190,11 +214,13 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       await removeOwnSocket(socketPath, inode);
       await ntp.close();
       await protection.close();
-      await guard.close();
+      await account.close();
+    await guard.close();
+      await remote.close();
       await firewall.close();
       await logs.close();
     })();
     return closed;
   };
-  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, close };
+  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, remote, close };
 }

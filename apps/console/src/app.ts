@@ -32,6 +32,8 @@ import { photoRoutes } from './routes/photo.ts';
 import { systemLogRoutes } from './routes/system-log.ts';
 import { firewallRoutes } from './routes/firewall.ts';
 import { tamperRoutes } from './routes/tamper.ts';
+import { accountRoutes } from './routes/account.ts';
+import { remoteRoutes } from './routes/remote.ts';
 import { resourceRoutes } from './routes/resource.ts';
 import { systemBasicRoutes } from './routes/system-basic.ts';
 import { systemPortalRoutes } from './routes/system-portal.ts';
@@ -144,6 +146,8 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(systemLogRoutes(ctx));
       await api.register(firewallRoutes(ctx));
       await api.register(tamperRoutes(ctx));
+      await api.register(accountRoutes(ctx));
+      await api.register(remoteRoutes(ctx));
       await api.register(resourceRoutes(ctx));
       await api.register(systemBasicRoutes(ctx));
       await api.register(systemPortalRoutes(ctx));

@@ -98,6 +98,12 @@ export class GatewayServers {
     server.requestTimeout = 0;
     server.keepAliveTimeout = config.timeouts.idle_ms;
     server.timeout = config.timeouts.idle_ms;
+    // A client that sends its request and then shuts its sending side (shutdown(SHUT_WR), `nc -q`,
+    // scripts) still waits for the answer, as nginx and Apache give it. Node's default (false) drops
+    // the request on the FIN; true ends the socket once the answer in progress is written. Idle
+    // half-open sockets are still cut by `server.timeout`.
+    // (A property of http.Server that Node's own socketOnEnd reads; @types/node does not list it.)
+    (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   }
 
   private async open(plan: ListenerPlan, config: GatewayConfig): Promise<void> {

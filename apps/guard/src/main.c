@@ -4,7 +4,9 @@
  * speaking ndjson over a unix socket (packages/contracts/src/guard-helper.ts is the protocol).
  *
  *   rampart-guard --socket PATH [--backend auto|lsm|fanotify] [--plan-file FILE] [--events-stdout]
- *                 [--pin-dir DIR]
+ *                 [--pin-dir DIR] [--cgroup PATH]
+ *   --cgroup: the cgroup v2 the network programs attach to (default: the cgroup v2 root; tests give
+ *   a test cgroup; `none`: no network programs, hello says net_off). They run beside either file backend.
  *   rampart-guard --unload [--pin-dir DIR]     removes the pinned programs and maps (uninstall)
  */
 #include <errno.h>
@@ -26,12 +28,13 @@
 #include "backend.h"
 #include "events.h"
 #include "lsm.h"
+#include "net.h"
 #include "plan.h"
 
 #define MAX_LINE (256u << 20) /* a plan of 200 000 objects is tens of MB */
 
 static const struct guard_backend *backend;
-static char cause[64] = "", detail[256] = "";
+static char cause[64] = "", detail[256] = "", net_cause[64] = "";
 static cJSON *causes; /* every backend that was tried and why it is not running */
 static uint64_t generation;
 static bool events_stdout;
@@ -104,10 +107,14 @@ static cJSON *hello_json(void)
   cJSON_AddStringToObject(h, "cause", cause);
   cJSON_AddNumberToObject(h, "generation", (double)generation);
   cJSON_AddBoolToObject(h, "pinned", backend && backend->pinned());
+  cJSON_AddBoolToObject(h, "net", guard_net_running());
+  cJSON_AddStringToObject(h, "net_cause", net_cause);
+  cJSON_AddBoolToObject(h, "net_attached", guard_net_attached());
+  cJSON_AddBoolToObject(h, "net_pinned", guard_net_pinned());
   /* Beyond the schema (the agent may show them): every cause, the errno text, lost events. */
   cJSON_AddItemToObject(h, "causes", cJSON_Duplicate(causes, 1));
   cJSON_AddStringToObject(h, "detail", detail);
-  cJSON_AddNumberToObject(h, "dropped", (double)events_dropped());
+  cJSON_AddNumberToObject(h, "dropped", (double)(events_dropped() + net_events_dropped()));
   return h;
 }
 
@@ -121,6 +128,8 @@ static int apply_plan(const cJSON *json, cJSON **applied, char *err, size_t errl
     snprintf(err, errlen, "no backend is running (%s)", cause);
   else
     rc = backend->apply(&plan, err, errlen);
+  if (rc == 0)
+    rc = guard_net_apply(&plan, err, errlen);
   if (rc == 0) {
     generation = plan.generation;
     *applied = cJSON_CreateObject();
@@ -128,6 +137,11 @@ static int apply_plan(const cJSON *json, cJSON **applied, char *err, size_t errl
     cJSON_AddNumberToObject(*applied, "objects", (double)plan.nobjects);
     cJSON_AddNumberToObject(*applied, "sets", (double)plan.nsets);
     cJSON_AddNumberToObject(*applied, "exes", (double)plan.nexes);
+    if (cJSON_GetObjectItemCaseSensitive(json, "net") || guard_net_running()) {
+      /* what the cgroup programs enforce now (0 when they do not run) */
+      cJSON_AddNumberToObject(*applied, "net_rules", (double)(guard_net_running() ? plan.nnet_rules : 0));
+      cJSON_AddNumberToObject(*applied, "net_exes", (double)(guard_net_running() ? plan.nnet_exes : 0));
+    }
   }
   plan_free(&plan);
   return rc ? -1 : 0;
@@ -246,18 +260,19 @@ static void choose_backend(const char *which)
 
 static void usage(void)
 {
-  fprintf(stderr, "usage: rampart-guard --socket PATH [--backend auto|lsm|fanotify] [--plan-file FILE] [--events-stdout] [--pin-dir DIR]\n"
+  fprintf(stderr, "usage: rampart-guard --socket PATH [--backend auto|lsm|fanotify] [--plan-file FILE] [--events-stdout] [--pin-dir DIR] [--cgroup PATH|none]\n"
                   "       rampart-guard --unload [--pin-dir DIR]\n");
 }
 
 int main(int argc, char **argv)
 {
-  const char *socket_path = NULL, *which = "auto", *plan_file = NULL, *pin_dir = "/sys/fs/bpf/rampart";
+  const char *socket_path = NULL, *which = "auto", *plan_file = NULL, *pin_dir = "/sys/fs/bpf/rampart", *cgroup = NULL;
   bool unload = false;
   static const struct option opts[] = {
     { "socket", required_argument, 0, 's' }, { "backend", required_argument, 0, 'b' },
     { "plan-file", required_argument, 0, 'p' }, { "events-stdout", no_argument, 0, 'e' },
-    { "pin-dir", required_argument, 0, 'd' }, { "unload", no_argument, 0, 'u' }, { 0, 0, 0, 0 },
+    { "pin-dir", required_argument, 0, 'd' }, { "unload", no_argument, 0, 'u' },
+    { "cgroup", required_argument, 0, 'g' }, { 0, 0, 0, 0 },
   };
   int c;
   while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -268,6 +283,7 @@ int main(int argc, char **argv)
     case 'e': events_stdout = true; break;
     case 'd': pin_dir = optarg; break;
     case 'u': unload = true; break;
+    case 'g': cgroup = optarg; break;
     default: usage(); return 2;
     }
   }
@@ -288,6 +304,20 @@ int main(int argc, char **argv)
   choose_backend(which);
   if (backend == &guard_lsm_backend)
     generation = guard_lsm_generation(); /* a restart over pinned tables: the agent sees what runs */
+  char cgroup_root[4096];
+  if (!cgroup && guard_net_cgroup_root(cgroup_root, sizeof(cgroup_root)) == 0)
+    cgroup = cgroup_root;
+  if (cgroup && !strcmp(cgroup, "none")) {
+    snprintf(net_cause, sizeof(net_cause), "net_off");
+  } else if (!cgroup) {
+    snprintf(net_cause, sizeof(net_cause), "net_no_cgroup2");
+  } else {
+    int err = guard_net_start(cgroup, pin_dir, net_cause, sizeof(net_cause));
+    if (err)
+      fprintf(stderr, "rampart-guard: network programs on %s: %s (%s)\n", cgroup, net_cause, strerror(-err));
+    else
+      fprintf(stderr, "rampart-guard: network programs loaded for %s%s\n", cgroup, guard_net_attached() ? ", attached" : "");
+  }
   fprintf(stderr, "rampart-guard: backend %s%s%s%s%s\n", backend ? backend->name : "none", cause[0] ? ", cause " : "", cause,
           detail[0] ? ": " : "", detail);
 
@@ -311,15 +341,21 @@ int main(int argc, char **argv)
   char *buf = NULL;
   size_t buflen = 0, bufcap = 0;
   while (!stopping) {
-    struct pollfd fds[3] = { { listener, POLLIN, 0 }, { client, POLLIN, 0 }, { backend ? backend->fd() : -1, POLLIN, 0 } };
+    struct pollfd fds[4] = { { listener, POLLIN, 0 }, { client, POLLIN, 0 }, { backend ? backend->fd() : -1, POLLIN, 0 },
+                             { guard_net_fd(), POLLIN, 0 } };
     int timeout = events_tick(now_ms(), emit_event, NULL);
-    if (poll(fds, 3, timeout) < 0) {
+    int net_timeout = net_events_tick(now_ms(), emit_event, NULL);
+    if (net_timeout >= 0 && (timeout < 0 || net_timeout < timeout))
+      timeout = net_timeout;
+    if (poll(fds, 4, timeout) < 0) {
       if (errno == EINTR)
         continue;
       break;
     }
     if (fds[2].revents & POLLIN)
       backend->drain(on_denial, NULL);
+    if (fds[3].revents & POLLIN)
+      guard_net_drain(now_ms(), emit_event, NULL);
     if (fds[0].revents & POLLIN) {
       int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
       if (fd >= 0) {
@@ -368,6 +404,7 @@ int main(int argc, char **argv)
   fprintf(stderr, "rampart-guard: stopping (enforcement %s)\n", backend && backend->pinned() ? "stays pinned" : "ends");
   if (backend)
     backend->stop();
+  guard_net_stop();
   unlink(socket_path);
   return 0;
 }

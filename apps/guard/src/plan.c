@@ -4,6 +4,7 @@
  * ranges, unknown keys refused) plus what only C cares about: byte lengths (zod counts UTF-16 units)
  * and numbers that must be exact integers. A plan that fails here is refused whole.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -210,9 +211,116 @@ static int parse_inode(const cJSON *j, uint64_t *dev, uint64_t *ino, char **path
   return *path ? 0 : fail(err, errlen, "out of memory");
 }
 
+/* "a.b.c.d/n" or "x::y/n" with host bits zero (the planner writes them canonical; others hide typos). */
+static int parse_cidr(const char *text, struct guard_net_cidr *c, const char *where, char *err, size_t errlen)
+{
+  char addr[64];
+  const char *slash = strchr(text, '/');
+  size_t alen = slash ? (size_t)(slash - text) : 0;
+  if (!slash || alen == 0 || alen >= sizeof(addr) || !slash[1] || strspn(slash + 1, "0123456789") != strlen(slash + 1) || strlen(slash + 1) > 3)
+    return fail(err, errlen, "%s: \"%s\" is not a CIDR", where, text);
+  memcpy(addr, text, alen);
+  addr[alen] = 0;
+  int prefix = atoi(slash + 1);
+  memset(c, 0, sizeof(*c));
+  if (inet_pton(AF_INET, addr, c->addr) == 1)
+    c->family = 4;
+  else if (inet_pton(AF_INET6, addr, c->addr) == 1)
+    c->family = 6;
+  else
+    return fail(err, errlen, "%s: \"%s\" is not a CIDR", where, text);
+  int width = c->family == 4 ? 32 : 128;
+  if (prefix > width)
+    return fail(err, errlen, "%s: \"%s\" has a prefix longer than %d", where, text, width);
+  c->prefix = (uint8_t)prefix;
+  for (int bit = prefix; bit < width; bit++)
+    if (c->addr[bit / 8] & (0x80 >> (bit % 8)))
+      return fail(err, errlen, "%s: \"%s\" has host bits set", where, text);
+  return 0;
+}
+
+/* The optional net part; out->net_* stay empty when it is absent. */
+static int parse_net(const cJSON *net, struct guard_plan *out, char *err, size_t errlen)
+{
+  static const char *const keys[] = {"rules", "exes", NULL};
+  static const char *const rule_keys[] = {"rule", "deny", "allow", NULL};
+  static const char *const exe_keys[] = {"dev", "ino", "path", "rules", NULL};
+  char where[80];
+  double d;
+  const char *str;
+  const cJSON *item, *v;
+  if (!cJSON_IsObject(net))
+    return fail(err, errlen, "plan.net: expected an object");
+  if (only_keys(net, keys, "plan.net", err, errlen))
+    return -1;
+  const cJSON *rules = get_array(net, "rules", GUARD_NET_MAX_RULES, "plan.net", err, errlen);
+  const cJSON *exes = rules ? get_array(net, "exes", MAX_EXES, "plan.net", err, errlen) : NULL;
+  if (!exes)
+    return -1;
+  out->net_rules = calloc(cJSON_GetArraySize(rules) + 1, sizeof(*out->net_rules));
+  out->net_exes = calloc(cJSON_GetArraySize(exes) + 1, sizeof(*out->net_exes));
+  if (!out->net_rules || !out->net_exes)
+    return fail(err, errlen, "out of memory");
+  size_t total = 0;
+  cJSON_ArrayForEach(item, rules)
+  {
+    struct guard_net_rule *r = &out->net_rules[out->nnet_rules];
+    snprintf(where, sizeof(where), "plan.net.rules[%zu]", out->nnet_rules);
+    if (!cJSON_IsObject(item))
+      return fail(err, errlen, "%s: expected an object", where);
+    if (only_keys(item, rule_keys, where, err, errlen) || get_str(item, "rule", sizeof(r->rule) - 1, &str, where, err, errlen))
+      return -1;
+    strcpy(r->rule, str);
+    out->nnet_rules++;
+    if (get_int(item, "deny", 0, GUARD_NET_ALL, &d, where, err, errlen))
+      return -1;
+    r->deny = (uint32_t)d;
+    const cJSON *allow = get_array(item, "allow", GUARD_NET_MAX_ALLOW_PER_RULE, where, err, errlen);
+    if (!allow)
+      return -1;
+    total += (size_t)cJSON_GetArraySize(allow);
+    if (total > GUARD_NET_MAX_ALLOW)
+      return fail(err, errlen, "plan.net: more than %d allowed networks in all", GUARD_NET_MAX_ALLOW);
+    r->allow = calloc(cJSON_GetArraySize(allow) + 1, sizeof(*r->allow));
+    if (!r->allow)
+      return fail(err, errlen, "out of memory");
+    cJSON_ArrayForEach(v, allow)
+    {
+      char awhere[96];
+      snprintf(awhere, sizeof(awhere), "%s.allow[%zu]", where, r->nallow);
+      if (!cJSON_IsString(v) || !v->valuestring)
+        return fail(err, errlen, "%s: expected a string", awhere);
+      if (parse_cidr(v->valuestring, &r->allow[r->nallow], awhere, err, errlen))
+        return -1;
+      r->nallow++;
+    }
+  }
+  cJSON_ArrayForEach(item, exes)
+  {
+    struct guard_net_exe *e = &out->net_exes[out->nnet_exes];
+    snprintf(where, sizeof(where), "plan.net.exes[%zu]", out->nnet_exes);
+    if (!cJSON_IsObject(item))
+      return fail(err, errlen, "%s: expected an object", where);
+    if (only_keys(item, exe_keys, where, err, errlen) || parse_inode(item, &e->dev, &e->ino, &e->path, where, err, errlen))
+      return -1;
+    out->nnet_exes++;
+    const cJSON *idx = get_array(item, "rules", GUARD_NET_MAX_RULES, where, err, errlen);
+    if (!idx)
+      return -1;
+    cJSON_ArrayForEach(v, idx)
+    {
+      double x = v->valuedouble;
+      if (!cJSON_IsNumber(v) || floor(x) != x || x < 0 || x >= (double)out->nnet_rules)
+        return fail(err, errlen, "%s.rules: expected indexes of plan.net.rules", where);
+      e->rules |= 1ull << (int)x;
+    }
+  }
+  return 0;
+}
+
 int plan_from_json(const cJSON *json, struct guard_plan *out, char *err, size_t errlen)
 {
-  static const char *const keys[] = {"generation", "enforce", "objects", "sets", "exes", "trusted_pids", NULL};
+  static const char *const keys[] = {"generation", "enforce", "objects", "sets", "exes", "trusted_pids", "net", NULL};
   static const char *const object_keys[] = {"dev", "ino", "path", "set", "dir", NULL};
   static const char *const exe_keys[] = {"dev", "ino", "path", "classes", NULL};
   char where[64];
@@ -320,6 +428,9 @@ int plan_from_json(const cJSON *json, struct guard_plan *out, char *err, size_t 
     }
     out->trusted_pids[out->ntrusted++] = (uint32_t)v;
   }
+  const cJSON *net = cJSON_GetObjectItemCaseSensitive(json, "net");
+  if (net && parse_net(net, out, err, errlen))
+    goto bad;
   free(set_ids);
   return 0;
 
@@ -341,5 +452,11 @@ void plan_free(struct guard_plan *plan)
   free(plan->sets);
   free(plan->exes);
   free(plan->trusted_pids);
+  for (size_t i = 0; i < plan->nnet_rules; i++)
+    free(plan->net_rules[i].allow);
+  for (size_t i = 0; i < plan->nnet_exes; i++)
+    free(plan->net_exes[i].path);
+  free(plan->net_rules);
+  free(plan->net_exes);
   memset(plan, 0, sizeof(*plan));
 }

@@ -56,6 +56,35 @@ struct guard_exe {
   char *path;
 };
 
+/* Network denial (net.c): guardNetBits of guard-helper.ts. */
+#define GUARD_NET_TCP4 1u
+#define GUARD_NET_TCP6 2u
+#define GUARD_NET_UDP4 4u
+#define GUARD_NET_UDP6 8u
+#define GUARD_NET_ALL 15u
+#define GUARD_NET_MAX_RULES 64
+#define GUARD_NET_MAX_ALLOW_PER_RULE 16384
+#define GUARD_NET_MAX_ALLOW 65536
+
+struct guard_net_cidr {
+  uint8_t family;   /* 4 or 6 */
+  uint8_t prefix;   /* 0..32 / 0..128 */
+  uint8_t addr[16]; /* network order; IPv4 in the first 4 bytes */
+};
+
+struct guard_net_rule {
+  char rule[32];
+  uint32_t deny; /* GUARD_NET_* */
+  size_t nallow;
+  struct guard_net_cidr *allow;
+};
+
+struct guard_net_exe {
+  uint64_t dev, ino;
+  uint64_t rules; /* bit i: restricted by rules[i] */
+  char *path;
+};
+
 struct guard_plan {
   uint64_t generation;
   bool enforce;
@@ -64,6 +93,10 @@ struct guard_plan {
   struct guard_set *sets;
   struct guard_exe *exes;
   uint32_t *trusted_pids;
+  /* The net part (absent in the JSON: no rules, no executables). */
+  size_t nnet_rules, nnet_exes;
+  struct guard_net_rule *net_rules;
+  struct guard_net_exe *net_exes;
 };
 
 /* Parses one plan object (cJSON); returns 0 or -1 with a message in err. */

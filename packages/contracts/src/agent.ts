@@ -11,6 +11,8 @@ import { commonAreasAgentParams, commonAreasAgentResults } from './common-areas.
 import { configBackupAgentParams, configBackupAgentResults } from './config-backup.ts';
 import { websiteAgentParams, websiteAgentResults } from './website-agent.ts';
 import { tamperAgentParams, tamperAgentResults } from './tamper-api.ts';
+import { accountAgentParams, accountAgentResults } from './account-api.ts';
+import { remoteAgentParams, remoteAgentResults } from './remote-api.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -56,6 +58,8 @@ export const agentParamSchemas = {
   ...configBackupAgentParams,
   ...websiteAgentParams,
   ...tamperAgentParams,
+  ...accountAgentParams,
+  ...remoteAgentParams,
 } as const;
 
 export type AgentMethod = keyof typeof agentParamSchemas;
@@ -110,6 +114,8 @@ export const agentResultSchemas = {
   ...configBackupAgentResults,
   ...websiteAgentResults,
   ...tamperAgentResults,
+  ...accountAgentResults,
+  ...remoteAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 

@@ -114,6 +114,12 @@ export const eventKinds = {
     content: { 'zh-CN': '防火墙规则写入内核失败：{reason}', 'en-US': 'The firewall ruleset could not be applied: {reason}' },
     solution: { 'zh-CN': '确认 nftables 已安装且服务以 root 运行', 'en-US': 'Make sure nftables is installed and the agent runs as root' },
   },
+  // Remote-login protection: every accepted SSH login, read from sshd's journal entries.
+  'remote.login': {
+    category: 'security', foldable: false,
+    content: { 'zh-CN': '用户 {user} 从 {ip}（{area}）通过 {method} 登录了 SSH', 'en-US': 'User {user} logged in over SSH from {ip} ({area}) by {method}' },
+    solution: { 'zh-CN': '如非本人操作，请立即修改该账号密码并检查远程防护的授权 IP', 'en-US': 'If this was not you, change the account\'s password at once and check the authorized IPs of remote protection' },
+  },
   // System protection (basic tab): the agent records these, its timer's own resume included.
   'protection.paused': {
     category: 'operation', foldable: false,
@@ -156,6 +162,42 @@ export const eventKinds = {
     category: 'system', foldable: false,
     content: { 'zh-CN': '防篡改规则下发到内核失败：{reason}', 'en-US': 'The tamper rules could not be applied in the kernel: {reason}' },
     solution: { 'zh-CN': '确认防护代理以 root 运行且 rampart-guard 已安装', 'en-US': 'Make sure the agent runs as root and rampart-guard is installed' },
+  },
+  // User protection (apps/agent/src/account): the guard's denials on the account files (rules `account:<file>`,
+  // kind chosen in packages/guard/src/denials.ts), the timed unlock and the root SSH login switch.
+  'account.file_denied': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）对系统账户文件 {path} 的{op|tamperop}操作已被拦截（规则 {rule}）', 'en-US': '{op|tamperop} of the account file {path} by {process} (PID {pid}, UID {uid}) denied (rule {rule})' },
+    solution: { 'zh-CN': '如需修改用户或组，请在用户防护页面临时解锁', 'en-US': 'To change users or groups, unlock the account files for a while on the user protection page' },
+  },
+  'account.user_create_denied': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）试图新建系统用户（替换 {path}），已被拦截（规则 {rule}）', 'en-US': '{process} (PID {pid}, UID {uid}) tried to create a system user (replacing {path}); denied (rule {rule})' },
+    solution: { 'zh-CN': '如为管理员操作，请在用户防护页面临时解锁后重试', 'en-US': 'If an administrator is doing this, unlock for a while on the user protection page and retry' },
+  },
+  'account.denials_suppressed': {
+    category: 'security', foldable: false,
+    content: { 'zh-CN': '规则 {rule} 在 {seconds} 秒内又拦截了 {count} 次，为免日志过多未逐条记录', 'en-US': 'Rule {rule} denied {count} more accesses within {seconds} s; they were not recorded one by one' },
+  },
+  'account.unlocked': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 临时解锁了系统账户文件 {minutes} 分钟', 'en-US': '{account} unlocked the account files for {minutes} min' },
+  },
+  'account.relocked': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '临时解锁时间已到，系统账户文件已自动重新锁定', 'en-US': 'The unlock time ended; the account files are locked again by themselves' },
+  },
+  'account.settings_changed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 修改了用户防护设置：{what}', 'en-US': '{account} changed user protection settings: {what}' },
+  },
+  'account.root_login_disabled': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 禁止了 root 直接 SSH 登录（{file}）', 'en-US': '{account} disabled direct root SSH login ({file})' },
+  },
+  'account.root_login_restored': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 撤销了对 root 直接 SSH 登录的禁止', 'en-US': '{account} reverted the ban on direct root SSH login' },
   },
   // Runs of a shortcut link (system settings, shortcut management); the client IP is the event's IP.
   'shortcut.pause_protection': {

@@ -11,6 +11,7 @@ import { guardBackendSchema, tamperOpSchema } from './tamper.ts';
  *   → {"id":2,"op":"apply","plan":{...}}         ← {"id":2,"ok":true,"applied":{"generation":N,...}}
  *   → {"id":3,"op":"status"}                     ← {"id":3,"ok":true,"hello":{...}}
  *   ← {"event":"denied", ...}                    (unsolicited, any time)
+ *   ← {"event":"net_denied", ...}                (unsolicited: a network denial, see guardNetDenialSchema)
  *   ← {"id":N,"ok":false,"error":"message"}
  */
 
@@ -81,6 +82,50 @@ export const guardExeSchema = z
   .strict();
 export type GuardExe = z.infer<typeof guardExeSchema>;
 
+/**
+ * Per-executable network denial (cgroup connect4/6 and sendmsg4/6 programs). Protocol bits of a net
+ * rule's `deny`; TCP is judged at connect, UDP at connect and at an addressed send.
+ */
+export const guardNetBits = { tcp4: 1, tcp6: 2, udp4: 4, udp6: 8 } as const;
+export const guardNetAllProtos = 15;
+/** The most net rules (a net executable's `rules` are bit positions 0..63). */
+export const guardMaxNetRules = 64;
+/** The most allowed peer networks one rule carries, and all rules together (the kernel's LPM trie). */
+export const guardMaxNetAllowPerRule = 16_384;
+export const guardMaxNetAllow = 65_536;
+
+/** `a.b.c.d/n` or an IPv6 `x::y/n`, canonical as the planner writes it: host bits zero (the helper refuses others). */
+const netCidr = z.string().max(50).regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/);
+
+export const guardNetRuleSchema = z
+  .object({
+    /** The rule behind the denial, for events: `process:<id>`. */
+    rule: z.string().max(31),
+    /** guardNetBits of the protocols denied. */
+    deny: z.number().int().min(0).max(guardNetAllProtos),
+    /** Peers still allowed for the denied protocols (empty: none). */
+    allow: z.array(netCidr).max(guardMaxNetAllowPerRule),
+  })
+  .strict();
+export type GuardNetRule = z.infer<typeof guardNetRuleSchema>;
+
+/** An executable (by inode) and the net rules (indexes into `rules`) that restrict it. */
+export const guardNetExeSchema = z
+  .object({ dev: z.number().int().nonnegative(), ino: z.number().int().nonnegative(), path: z.string(), rules: z.array(z.number().int().min(0).max(guardMaxNetRules - 1)).max(guardMaxNetRules) })
+  .strict();
+export type GuardNetExe = z.infer<typeof guardNetExeSchema>;
+
+/** The net part of a plan: its own executables, so the file planner's classes stay its own. */
+export const guardNetPlanSchema = z
+  .object({
+    rules: z.array(guardNetRuleSchema).max(guardMaxNetRules),
+    exes: z.array(guardNetExeSchema).max(100_000),
+  })
+  .strict()
+  .refine((net) => net.rules.reduce((n, r) => n + r.allow.length, 0) <= guardMaxNetAllow, { message: `at most ${guardMaxNetAllow} allowed networks in all` })
+  .refine((net) => net.exes.every((e) => e.rules.every((i) => i < net.rules.length)), { message: 'an executable names a rule the plan does not have' });
+export type GuardNetPlan = z.infer<typeof guardNetPlanSchema>;
+
 export const guardPlanSchema = z
   .object({
     generation: z.number().int().nonnegative(),
@@ -91,6 +136,8 @@ export const guardPlanSchema = z
     exes: z.array(guardExeSchema).max(100_000),
     /** Processes (thread-group ids) never denied: the agent and the helper themselves. */
     trusted_pids: z.array(z.number().int().positive()).max(64),
+    /** Network denial per executable; absent: none (the helper clears what a previous plan set). */
+    net: guardNetPlanSchema.optional(),
   })
   .strict();
 export type GuardPlan = z.infer<typeof guardPlanSchema>;
@@ -104,10 +151,22 @@ export const guardHelloSchema = z.object({
   cause: z.string(),
   generation: z.number().int(),
   pinned: z.boolean(),
+  /** Whether the cgroup network programs run (whatever the file backend); absent from older helpers. */
+  net: z.boolean().optional(),
+  /** Why they do not (`net_refused`, `net_no_cgroup2`, ...); empty when they run. */
+  net_cause: z.string().optional(),
 });
 export type GuardHello = z.infer<typeof guardHelloSchema>;
 
-export const guardAppliedSchema = z.object({ generation: z.number().int(), objects: z.number().int(), sets: z.number().int(), exes: z.number().int() });
+export const guardAppliedSchema = z.object({
+  generation: z.number().int(),
+  objects: z.number().int(),
+  sets: z.number().int(),
+  exes: z.number().int(),
+  /** Net rules and net executables written (absent from older helpers). */
+  net_rules: z.number().int().optional(),
+  net_exes: z.number().int().optional(),
+});
 
 /** One denial, as the helper reports it. `path` is best effort (the object's path plus the names walked). */
 export const guardDenialSchema = z.object({
@@ -125,3 +184,21 @@ export const guardDenialSchema = z.object({
   time: z.number().int(),
 });
 export type GuardDenial = z.infer<typeof guardDenialSchema>;
+
+/** One network denial: a restricted executable's connect or addressed send. Folded like file denials. */
+export const guardNetDenialSchema = z.object({
+  event: z.literal('net_denied'),
+  proto: z.enum(['tcp', 'udp']),
+  family: z.union([z.literal(4), z.literal(6)]),
+  peer: z.string(),
+  port: z.number().int().min(0).max(65_535),
+  rule: z.string(),
+  pid: z.number().int(),
+  uid: z.number().int(),
+  comm: z.string(),
+  exe: z.string(),
+  /** Denials of the same (pid, proto, peer, port, rule) folded into this one since the last report. */
+  repeats: z.number().int().min(1),
+  time: z.number().int(),
+});
+export type GuardNetDenial = z.infer<typeof guardNetDenialSchema>;

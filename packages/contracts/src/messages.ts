@@ -6,6 +6,8 @@ import { systemAlertsMessages } from './messages/system-alerts.ts';
 import { signInCheckMessages } from './messages/sign-in-check.ts';
 import { commonAreasMessages } from './messages/common-areas.ts';
 import { tamperMessages } from './messages/tamper.ts';
+import { accountMessages } from './messages/account.ts';
+import { remoteMessages } from './messages/remote.ts';
 import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
 import { websiteMessages } from './messages/website.ts';
@@ -155,6 +157,8 @@ const zh = {
   ...signInCheckMessages.zh,
   ...commonAreasMessages.zh,
   ...tamperMessages.zh,
+  ...accountMessages.zh,
+  ...remoteMessages.zh,
   ...configBackupMessages.zh,
   ...shortcutsMessages.zh,
   ...websiteMessages.zh,
@@ -302,6 +306,8 @@ const en: Record<MessageKey, string> = {
   ...signInCheckMessages.en,
   ...commonAreasMessages.en,
   ...tamperMessages.en,
+  ...accountMessages.en,
+  ...remoteMessages.en,
   ...configBackupMessages.en,
   ...shortcutsMessages.en,
   ...websiteMessages.en,

@@ -39,6 +39,11 @@ export const noticeKinds = {
     title: { 'zh-CN': '面板登录提醒', 'en-US': 'Panel sign-in' },
     content: { 'zh-CN': '账号 {account} 从 {ip} 登录了面板。', 'en-US': 'The account {account} signed in to the panel from {ip}.' },
   },
+  /** Remote protection's login notification: one per accepted SSH login. */
+  remote_login: {
+    title: { 'zh-CN': '远程登录提醒', 'en-US': 'Remote login' },
+    content: { 'zh-CN': '用户 {user} 从 {ip}（{area}）通过 {method} 登录了 SSH。', 'en-US': 'User {user} logged in over SSH from {ip} ({area}) by {method}.' },
+  },
   attack: {
     title: { 'zh-CN': '检测到攻击', 'en-US': 'Attack detected' },
     content: { 'zh-CN': '{module|module}：{summary}', 'en-US': '{module|module}: {summary}' },

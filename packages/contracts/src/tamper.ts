@@ -17,7 +17,13 @@ export const tamperOpSchema = z.enum(tamperOps, { message: 'tamper_ops_invalid' 
 export type TamperOp = z.infer<typeof tamperOpSchema>;
 
 /** Control characters and NUL are never part of a path or pattern a user types. */
-const hasControl = (value: string): boolean => /[\u0000-\u001f\u007f]/.test(value);
+const hasControl = (value: string): boolean => {
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+};
 
 /**
  * A protected path: absolute, no `.`/`..` components, `*` only at the right end (`/var/www/*`: the

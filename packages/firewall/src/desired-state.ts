@@ -1,4 +1,5 @@
 import type { AttackSettings, FirewallRule } from '@rampart/contracts';
+import type { PlannedRemote } from './plan-remote.ts';
 
 /** The lists that become kernel sets, in the order the input chain consults them. */
 export const addressLists = ['super', 'white', 'black'] as const;
@@ -22,6 +23,8 @@ export interface DesiredFirewall {
   intercept: readonly PlannedIntercept[];
   /** Port-scan detection runs in the kernel, so its settings are part of the ruleset. */
   portScan: AttackSettings['port_scan'];
+  /** Remote-login protection: absent or null when it is off (or sshd listens nowhere). */
+  remote?: PlannedRemote | null;
   /** Now, in ms: timeouts are computed from it. */
   now: number;
 }

@@ -32,7 +32,8 @@ export interface NftExecutorOptions {
 function run(argv: readonly string[], input: string | null): Promise<string> {
   return new Promise((resolve, reject) => {
     const [command = 'nft', ...args] = argv;
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    // TZ=UTC: remote windows are planned in UTC already, and nft would otherwise convert `meta hour` from its local time.
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TZ: 'UTC' } });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

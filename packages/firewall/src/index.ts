@@ -1,5 +1,5 @@
 export { addressLists, type AddressList, type AreaLookup, type AreaResolver, type DesiredFirewall, type PlannedIntercept, type PlannedListEntry } from './desired-state.ts';
-export { chainPriority, chains, families, interceptSetName, listSetName, scanBlockSetName, tableName } from './layout.ts';
+export { chainPriority, chains, families, remoteAreaSetName, interceptSetName, listSetName, scanBlockSetName, tableName } from './layout.ts';
 export type { NftCommand, NftScript } from './nft-json.ts';
 export { planFullRuleset, planRemoval, planRulesRefresh, type PlanMemory, type SetDeclaration } from './planner.ts';
 export { planFlushList, planInterceptAdd, planInterceptRemove, planListChange, type ListChange } from './plan-elements.ts';
@@ -9,3 +9,5 @@ export { evaluateInbound, type InboundProbe, type Verdict } from './evaluate.ts'
 export { createNftExecutor, NftError, type NftExecutor, type NftExecutorOptions } from './executor.ts';
 export { tableFingerprint } from './fingerprint.ts';
 export { rangesOf } from './ranges.ts';
+export { planRemoteChain, planRemoteJump, remoteActive, remoteAreaSets, type PlannedRemote } from './plan-remote.ts';
+export { hourRange, insideWindows, localOffsetAt, nextOffsetChange, utcWindowPieces, type UtcWindowPiece } from './remote-time.ts';

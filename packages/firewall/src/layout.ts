@@ -10,7 +10,9 @@ export const tableName = 'rampart';
  */
 export const chainPriority = -10;
 
-export const chains = { input: 'input', output: 'output', rulesIn: 'rules_in', rulesOut: 'rules_out', attack: 'attack_in' } as const;
+export const chains = { input: 'input', output: 'output', rulesIn: 'rules_in', rulesOut: 'rules_out', attack: 'attack_in', remote: 'remote_in' } as const;
+/** Chains every plan declares; the remote chain exists only while remote protection is on. */
+export const alwaysDeclaredChains = [chains.input, chains.output, chains.rulesIn, chains.rulesOut, chains.attack] as const;
 
 /** Single addresses sit in hash sets (O(1), per-element timeouts); networks and ranges in interval sets. */
 export function listSetName(list: AddressList, kind: 'host' | 'net', fam: 4 | 6): string {
@@ -35,6 +37,10 @@ export function scanMeterName(fam: 4 | 6, seconds: number): string {
 }
 export function areaSetName(ruleId: number, fam: 4 | 6): string {
   return `area_r${ruleId}_v${fam}`;
+}
+/** The authorized areas of remote protection. */
+export function remoteAreaSetName(fam: 4 | 6): string {
+  return `remote_area_v${fam}`;
 }
 export const families = [4, 6] as const;
 export function addrType(fam: 4 | 6): string {

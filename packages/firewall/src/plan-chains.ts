@@ -1,5 +1,6 @@
 import { addressLists, type DesiredFirewall } from './desired-state.ts';
 import { chainPriority, chains, families, interceptSetName, listSetName, scanBlockSetName, scanMeterName, scanSeenSetName, tableName } from './layout.ts';
+import { planRemoteJump, remoteActive } from './plan-remote.ts';
 import { accept, addressField, concat, drop, family, jump, match, meta, payload, returnVerdict, setRef, type NftCommand, type NftExpr } from './nft-json.ts';
 
 /* The chains: the order every packet meets Rampart's checks in. */
@@ -23,7 +24,7 @@ const neighbourDiscovery = match(payload('icmpv6', 'type'), {
 const connectionTracked = match({ ct: { key: 'state' } }, ['established', 'related'], 'in');
 
 /**
- * Inbound: loopback, super whitelist, whitelist (accept) > blacklist > interception list (drop)
+ * Inbound: loopback, super whitelist (accept) > remote protection on sshd's ports > whitelist (accept) > blacklist > interception list (drop)
  * > replies of allowed connections > inbound rules > attack protection > accept.
  * The lists come before the connection-tracking accept so a block also ends a running connection.
  */
@@ -36,6 +37,8 @@ export function planInputChain(desired: DesiredFirewall): NftCommand[] {
         commands.push(rule(chains.input, [match(addressField(fam, 'saddr'), setRef(listSetName(list, kind, fam))), verdict], `${list} list`));
       }
     }
+    // Remote protection right after the super whitelist: only the super whitelist (and loopback) bypass it.
+    if (list === 'super' && remoteActive(desired.remote)) commands.push(planRemoteJump(desired.remote));
   }
   for (const fam of families) {
     commands.push(rule(chains.input, [match(addressField(fam, 'saddr'), setRef(interceptSetName(fam))), drop], 'interception list'));

@@ -1,9 +1,10 @@
 import type { AreaResolver, DesiredFirewall } from './desired-state.ts';
-import { chains, tableName } from './layout.ts';
+import { alwaysDeclaredChains, chains, tableName } from './layout.ts';
 import { family, type NftCommand, type NftScript } from './nft-json.ts';
 import { planAttackChain, planChainDeclarations, planInputChain, planOutputChain } from './plan-chains.ts';
 import { activeRules, areaSets, planRule } from './plan-rules.ts';
 import { planScanSets, planStateSets } from './plan-sets.ts';
+import { planRemoteChain, remoteActive, remoteAreaSets } from './plan-remote.ts';
 
 /* Desired state → nft JSON. Pure: the same input gives the same script (golden tests hold it). */
 
@@ -24,6 +25,8 @@ export interface PlanMemory {
   areaSets: SetDeclaration[];
   /** Port-scan sets by name: kept when the window is unchanged, else deleted. */
   scanSets: string[];
+  /** The remote chain exists (remote protection was on): a refresh flushes it, or deletes it when it is off now. */
+  remoteChain?: true;
 }
 
 interface RulesPlan {
@@ -50,8 +53,14 @@ function planRulesPart(desired: DesiredFirewall, areas: AreaResolver): RulesPlan
       ruleCommands.push(...planRule(rule, chain, sets));
     }
   }
+  const remote = desired.remote;
+  if (remoteActive(remote)) {
+    const sets = remoteAreaSets(remote, areas);
+    commands.unshift({ add: { chain: { family, table: tableName, name: chains.remote } } }, ...sets.flatMap((set) => set.commands));
+    ruleCommands.push(...planRemoteChain(remote, sets));
+  }
   const scan = planScanSets(desired);
-  const memory = { areaSets: declarationsIn(commands), scanSets: declarationsIn(scan).map((set) => set.name) };
+  const memory: PlanMemory = { areaSets: declarationsIn(commands), scanSets: declarationsIn(scan).map((set) => set.name), ...(remoteActive(remote) ? { remoteChain: true as const } : {}) };
   return { commands: [...commands, ...scan, ...planInputChain(desired), ...planOutputChain(), ...ruleCommands, ...(desired.portScan.enabled ? planAttackChain(desired) : [])], memory };
 }
 
@@ -85,7 +94,8 @@ export function planRulesRefresh(
 ): { script: NftScript; memory: PlanMemory } {
   const set = (name: string) => ({ family, table: tableName, name });
   const commands: NftCommand[] = [];
-  for (const name of Object.values(chains)) commands.push({ flush: { chain: set(name) } });
+  for (const name of alwaysDeclaredChains) commands.push({ flush: { chain: set(name) } });
+  if (previous.remoteChain) commands.push({ flush: { chain: set(chains.remote) } });
   // Declared again, exactly as before, so the delete cannot fail on a set that is already gone:
   // adding an existing set with the same declaration is a no-op.
   for (const declaration of previous.areaSets) commands.push({ add: { set: { ...declaration } } }, { delete: { set: set(declaration.name) } });
@@ -93,6 +103,8 @@ export function planRulesRefresh(
   const keep = new Set(previous.scanSets.filter((name) => rules.memory.scanSets.includes(name)));
   for (const name of previous.scanSets) if (!keep.has(name)) commands.push({ delete: { set: set(name) } });
   commands.push(...rules.commands.filter((command) => !keep.has((command as { add?: { set?: SetDeclaration } }).add?.set?.name ?? '')));
+  // Remote protection went off: its chain goes, after the input chain was rebuilt without the jump to it.
+  if (previous.remoteChain && !rules.memory.remoteChain) commands.push({ delete: { chain: set(chains.remote) } });
   return { script: { nftables: commands }, memory: rules.memory };
 }
 

@@ -1,4 +1,4 @@
-import type { EventInput, GuardDenial } from '@rampart/contracts';
+import { moduleKeys, type EventInput, type GuardDenial, type ModuleKey } from '@rampart/contracts';
 
 /*
  * Denials reported by the helper, as event-store records. A process looping on a denied write
@@ -24,12 +24,38 @@ interface Window {
   timer: NodeJS.Timeout | null;
 }
 
-/** The event of one denial. Naming rules (`name:<id>`) get their own kind. */
+/** Tools that add users or groups; a denial of one of them on an account file is a refused user creation. */
+const userCreators = new Set(['useradd', 'adduser', 'newusers', 'groupadd', 'addgroup']);
+
+/** The guard module a slot belongs to: its rule key's prefix (`account:passwd` → account); tamper and naming slots → tamper. */
+export function denialModule(rule: string): ModuleKey {
+  const prefix = rule.slice(0, Math.max(0, rule.indexOf(':')));
+  return (moduleKeys as readonly string[]).includes(prefix) ? (prefix as ModuleKey) : 'tamper';
+}
+
+/**
+ * The kind of an account-file denial. Reading: a user is being created when a user tool
+ * (useradd, busybox adduser, ...) is denied, or when the file is being replaced (delete or rename:
+ * useradd writes `passwd+` and renames it over `/etc/passwd`; the kernel reports the rename over the
+ * protected inode as its delete). Any other write, rename or time change is a file denial.
+ */
+function accountKind(denial: GuardDenial): string {
+  const tool = (denial.exe.split('/').pop() ?? '') || denial.comm;
+  if (userCreators.has(tool) || userCreators.has(denial.comm) || denial.op === 'd') return 'account.user_create_denied';
+  return 'account.file_denied';
+}
+
+function kindOf(denial: GuardDenial): string {
+  if (denialModule(denial.rule) === 'account') return accountKind(denial);
+  return denial.rule.startsWith('name:') ? 'tamper.name_denied' : 'tamper.denied';
+}
+
+/** The event of one denial. Naming rules (`name:<id>`) and other modules' rules (`account:<id>`) get their own kinds. */
 export function denialEvent(denial: GuardDenial): EventInput {
   return {
     time: denial.time > 0 ? denial.time : undefined,
-    kind: denial.rule.startsWith('name:') ? 'tamper.name_denied' : 'tamper.denied',
-    module: 'tamper',
+    kind: kindOf(denial),
+    module: denialModule(denial.rule),
     level: 'warning',
     source: 'guard',
     params: {
@@ -91,9 +117,10 @@ export class DenialRecorder {
     if (window.timer) clearTimeout(window.timer);
     if (this.#windows.get(rule) === window) this.#windows.delete(rule);
     if (window.suppressed === 0) return;
+    const module = denialModule(rule);
     this.#options.sink({
-      kind: 'tamper.denials_suppressed',
-      module: 'tamper',
+      kind: `${module}.denials_suppressed`,
+      module,
       level: 'warning',
       source: 'guard',
       params: { rule, count: window.suppressed, seconds: Math.round((this.#options.windowMs ?? 10_000) / 1000) },

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { z } from 'zod';
 import { ResponseLines } from '@rampart/agent-client';
-import { guardAppliedSchema, guardDenialSchema, guardHelloSchema, type GuardDenial, type GuardHello, type GuardPlan } from '@rampart/contracts';
+import { guardAppliedSchema, guardDenialSchema, guardHelloSchema, guardNetDenialSchema, type GuardDenial, type GuardHello, type GuardNetDenial, type GuardPlan } from '@rampart/contracts';
 
 /*
  * The agent's side of the guard helper's ndjson socket (protocol: packages/contracts/src/guard-helper.ts).
@@ -24,6 +24,8 @@ export interface GuardHelperClientOptions {
   socketPath: string;
   log: (line: string) => void;
   onDenial: (denial: GuardDenial) => void;
+  /** Network denials (`net_denied`) of the plan's net part; without it they are dropped quietly. */
+  onNetDenial?: (denial: GuardNetDenial) => void;
   /** After every (re)connect: the owner says hello and applies its plan again. */
   onConnect?: () => void;
   onDisconnect?: () => void;
@@ -178,6 +180,13 @@ export class GuardHelperClient {
       value = JSON.parse(line);
     } catch {
       this.#options.log(`guard helper: not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+    if (value !== null && typeof value === 'object' && 'event' in value && value.event === 'net_denied') {
+      const denial = guardNetDenialSchema.safeParse(value);
+      const onNet = this.#options.onNetDenial;
+      if (!denial.success) this.#options.log(`guard helper: bad event: ${line.slice(0, 200)}`);
+      else if (onNet) this.#safely(() => onNet(denial.data));
       return;
     }
     if (value !== null && typeof value === 'object' && 'event' in value) {

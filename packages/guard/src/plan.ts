@@ -39,6 +39,13 @@ import { cleanPath, isAtOrBelow, matchesPrefix, nameMatch, pathQuery, splitSubPa
  * - Two paths on one inode (hard link, symlink followed, bind mount) are one object with both
  *   paths' slots; the first path by sort order names it.
  * - Past guardMaxSlots in a set the lowest-priority slots are dropped (warning, rule state `partial`).
+ * - Other modules' rules (`sources`: user protection's account files, ...) are tamper-like rules with
+ *   string ids; their slots carry `<module>:<id>`. Each module's switch gates its own rules. They come
+ *   right after the self slot and naming slots and before every tamper rule: a module's lock (e.g.
+ *   /etc/passwd against any writer) is not reopened by a tamper allow rule over /etc. Within them:
+ *   sources in input order, then level, then place in the list. Their states are in
+ *   `ruleStates.sources` keyed `<module>:<id>` (present only when the input has sources, so
+ *   tamper-only plans are unchanged).
  * - Rule states, first that applies: `off` (rule off or not enforcing), `path_missing` (nothing
  *   resolved), `not_enforced` (skipped, wholly inside Rampart's own directories, or no backend), `partial` (an operation the backend cannot deny,
  *   or slots dropped), `active`.
@@ -61,8 +68,20 @@ export interface ResolvedExe {
   path: string;
 }
 
+/** A tamper-like rule of another guard module; its id is a short string (`passwd`). */
+export type GuardSourceRule = Omit<GuardTamperRule, 'id' | 'enabled'> & { id: string };
+
+/** One module's rules, gated by that module's switch. */
+export interface GuardRuleSource {
+  module: string;
+  enabled: boolean;
+  rules: readonly GuardSourceRule[];
+}
+
 export interface GuardPlanInput {
   tamper: readonly GuardTamperRule[];
+  /** Other modules' rules (user protection, ...). */
+  sources?: readonly GuardRuleSource[];
   naming: readonly GuardNamingRule[];
   /** Path → inode, or null when nothing is there. Holds `prefix*` expansions and sub-path directories. */
   resolved: Readonly<Record<string, ResolvedPath | null>>;
@@ -80,6 +99,8 @@ export interface GuardPlanInput {
 export interface GuardRuleStates {
   tamper: Record<number, RuleState>;
   names: Record<number, RuleState>;
+  /** `<module>:<id>` → state; only when the input has sources. */
+  sources?: Record<string, RuleState>;
 }
 
 export interface GuardPlanResult {
@@ -89,7 +110,7 @@ export interface GuardPlanResult {
   ruleStates: GuardRuleStates;
 }
 
-/** A slot with what orders it: group (0 self, 1 naming, 2 tamper), level, rule id, place within the rule. */
+/** A slot with what orders it: group (0 self, 1 naming, 2 other modules, 3 tamper), level, rule id, place within the rule. */
 interface RankedSlot {
   slot: GuardSlot;
   rank: [number, number, number, number];
@@ -146,7 +167,13 @@ function anchorsOf(protectedPath: string, resolved: GuardPlanInput['resolved']):
     .sort();
 }
 
-function tamperAnchors(rule: GuardTamperRule, input: GuardPlanInput, warn: (key: string) => void, classes: ClassTable): { anchors: Anchor[]; skipped: boolean } {
+/** A rule's key in slots and the rank that orders it among the others. */
+interface RuleKey {
+  rule: string;
+  rank: [number, number, number, number];
+}
+
+function tamperAnchors(rule: Omit<GuardTamperRule, 'id' | 'enabled'>, key: RuleKey, input: GuardPlanInput, warn: (key: string) => void, classes: ClassTable): { anchors: Anchor[]; skipped: boolean } {
   const sub = splitSubPath(rule.sub_path);
   if ('unsupported' in sub) {
     warn('guard_warning.sub_path_unsupported');
@@ -172,7 +199,7 @@ function tamperAnchors(rule: GuardTamperRule, input: GuardPlanInput, warn: (key:
   const exempt = rule.exempt.length ? classes.classOf(rule.exempt)! : -1;
   const deny = opBits(rule.ops);
   const slot: GuardSlot = {
-    rule: `tamper:${rule.id}`,
+    rule: key.rule,
     covers: rule.ops.length ? deny : guardAllOps,
     deny,
     proc,
@@ -185,7 +212,7 @@ function tamperAnchors(rule: GuardTamperRule, input: GuardPlanInput, warn: (key:
   const anchors = anchorsOf(rule.path, input.resolved)
     .map((anchor) => subAnchor(anchor, sub))
     .filter((anchor) => existing(input.resolved, anchor)?.dir === true || (sub.dir === null && existing(input.resolved, anchor) !== null));
-  return { anchors: anchors.map((path) => ({ path, slots: [{ slot, rank: [2, rule.level, rule.id, 0] }] })), skipped: false };
+  return { anchors: anchors.map((path) => ({ path, slots: [{ slot, rank: key.rank }] })), skipped: false };
 }
 
 function namingSlots(rule: GuardNamingRule, warn: (key: string) => void): RankedSlot[] {
@@ -216,9 +243,19 @@ export function planGuard(input: GuardPlanInput): GuardPlanResult {
   const ruleAnchors: Anchor[] = [];
   const placed = new Map<string, { skipped: boolean; anchors: string[]; denies: readonly TamperOp[] }>();
 
+  // Other modules' rules take class bits before tamper rules: a module's lock is never the one skipped.
+  (input.sources ?? []).forEach((source, sourceIndex) => {
+    if (!source.enabled) return;
+    source.rules.forEach((rule, place) => {
+      const key = `${source.module}:${rule.id}`;
+      const { anchors, skipped } = tamperAnchors(rule, { rule: key, rank: [2, sourceIndex, rule.level, place] }, input, warn, classes);
+      ruleAnchors.push(...anchors);
+      placed.set(key, { skipped, anchors: anchors.map((anchor) => anchor.path), denies: rule.ops });
+    });
+  });
   const tamper = input.tamper.filter((rule) => rule.enabled).sort((a, b) => a.level - b.level || a.id - b.id);
   for (const rule of tamper) {
-    const { anchors, skipped } = tamperAnchors(rule, input, warn, classes);
+    const { anchors, skipped } = tamperAnchors(rule, { rule: `tamper:${rule.id}`, rank: [3, rule.level, rule.id, 0] }, input, warn, classes);
     ruleAnchors.push(...anchors);
     placed.set(`tamper:${rule.id}`, { skipped, anchors: anchors.map((anchor) => anchor.path), denies: rule.ops });
   }
@@ -286,6 +323,11 @@ export function planGuard(input: GuardPlanInput): GuardPlanResult {
   };
   for (const rule of input.tamper) tamperStates[rule.id] = stateOf(`tamper:${rule.id}`, rule.enabled);
   for (const rule of input.naming) nameStates[rule.id] = stateOf(`name:${rule.id}`, rule.enabled);
+  const ruleStates: GuardRuleStates = { tamper: tamperStates, names: nameStates };
+  if (input.sources) {
+    ruleStates.sources = {};
+    for (const source of input.sources) for (const rule of source.rules) ruleStates.sources[`${source.module}:${rule.id}`] = stateOf(`${source.module}:${rule.id}`, source.enabled);
+  }
 
   const plan: GuardPlan = {
     generation: input.generation,
@@ -295,7 +337,7 @@ export function planGuard(input: GuardPlanInput): GuardPlanResult {
     exes,
     trusted_pids: [...new Set(input.trustedPids)].filter((pid) => pid > 0).sort((a, b) => a - b).slice(0, 64),
   };
-  return { plan, warnings: [...warnings].sort(), ruleStates: { tamper: tamperStates, names: nameStates } };
+  return { plan, warnings: [...warnings].sort(), ruleStates };
 }
 
 /** Each executable once (by inode), carrying the classes of every pattern that matched it. */

@@ -47,3 +47,23 @@ describe('denial events', () => {
     expect(events[1]!.params).toMatchObject({ count: 4 });
   });
 });
+
+describe('account denials', () => {
+  const base = { event: 'denied' as const, notify: true, pid: 77, uid: 0, repeats: 1, time: 0 };
+  it('a write of an account file is a file denial; replacing it or a user tool is a refused user creation (module account)', () => {
+    const write = denialEvent({ ...base, op: 'w', rule: 'account:passwd', comm: 'vi', exe: '/usr/bin/vim.basic', path: '/etc/passwd' });
+    expect(write).toMatchObject({ kind: 'account.file_denied', module: 'account', params: { rule: 'account:passwd', op: 'w' } });
+    const renameOver = denialEvent({ ...base, op: 'd', rule: 'account:passwd', comm: 'python3', exe: '/usr/bin/python3.11', path: '/etc/passwd' });
+    expect(renameOver).toMatchObject({ kind: 'account.user_create_denied', module: 'account' });
+    const busybox = denialEvent({ ...base, op: 'w', rule: 'account:passwd', comm: 'adduser', exe: '/bin/busybox', path: '/etc/passwd' });
+    expect(busybox.kind).toBe('account.user_create_denied');
+    expect(denialEvent({ ...base, op: 'w', rule: 'tamper:3', comm: 'adduser', exe: '/bin/busybox', path: '/etc/passwd' }).kind).toBe('tamper.denied');
+  });
+  it('an account rule’s summary is the account module’s', () => {
+    const events: { kind: string; module?: string }[] = [];
+    const recorder = new DenialRecorder({ sink: (e) => events.push(e), limit: 1, timers: false, now: () => 0 });
+    for (let i = 0; i < 3; i += 1) recorder.record({ ...base, op: 'w', rule: 'account:shadow', comm: 'x', exe: '/x', path: '/etc/shadow' });
+    recorder.flush(true);
+    expect(events.map((e) => [e.kind, e.module])).toEqual([['account.file_denied', 'account'], ['account.denials_suppressed', 'account']]);
+  });
+});

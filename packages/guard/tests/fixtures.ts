@@ -86,3 +86,25 @@ export const statesOnFanotify = baseInput({
   exes: { '/opt/app/bin/app': [] },
   backendOps: ['r', 'x', 'w'],
 });
+
+const accountFileOps = ['w', 'd', 'n', 't'] as const;
+
+/**
+ * User protection beside tamper rules: the four account files locked against every process
+ * (write, delete, rename, times), gshadow missing on this host, a tamper allow rule over /etc that
+ * must not reopen them, and a second module whose switch is off (its rule leaves no slot).
+ */
+export const accountSources = baseInput({
+  tamper: [tamperRule(1, { path: '/etc', ops: [], level: 1, process: '/usr/sbin/cfgtool' }), tamperRule(2, { path: '/etc/app.conf', ops: ['w'] })],
+  sources: [
+    {
+      module: 'account',
+      enabled: true,
+      rules: ['passwd', 'shadow', 'group', 'gshadow'].map((id) => ({ id, path: `/etc/${id}`, sub_path: '*', process: '*', exempt: [], level: 1, ops: [...accountFileOps], notify: true })),
+    },
+    { module: 'other', enabled: false, rules: [{ id: 'x', path: '/etc/app.conf', sub_path: '*', process: '*', exempt: [], level: 1, ops: ['r'], notify: false }] },
+  ],
+  resolved: { '/etc': dir(10), '/etc/passwd': file(11), '/etc/shadow': file(12), '/etc/group': file(13), '/etc/gshadow': null, '/etc/app.conf': file(14) },
+  exes: { '/usr/sbin/cfgtool': [{ dev: 2049, ino: 7001, path: '/usr/sbin/cfgtool' }] },
+  backendOps: ['r', 'x', 'w'],
+});

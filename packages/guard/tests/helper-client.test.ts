@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GuardDenial } from '@rampart/contracts';
+import type { GuardDenial, GuardNetDenial } from '@rampart/contracts';
 import { GuardHelperClient, planGuard } from '../src/index.ts';
 import { FakeHelper } from './fake-helper.ts';
 import { webTree } from './fixtures.ts';
@@ -51,6 +51,28 @@ function client(extra: Partial<ConstructorParameters<typeof GuardHelperClient>[0
 }
 
 describe('guard helper client', () => {
+  it('hands network denials to onNetDenial, apart from file denials, and drops them quietly without it', async () => {
+    const helper = await FakeHelper.listen(socketPath);
+    closers.push(() => helper.close());
+    const net: GuardNetDenial[] = [];
+    const netDenial: GuardNetDenial = { event: 'net_denied', proto: 'udp', family: 6, peer: '::1', port: 53, rule: 'process:3', pid: 9, uid: 0, comm: 'php', exe: '/usr/bin/php', repeats: 2, time: 1_700_000_000_000 };
+    const { c, logs, denials } = client({ onNetDenial: (d) => net.push(d) });
+    await until(() => c.connected);
+    helper.push(JSON.stringify(netDenial));
+    helper.push(JSON.stringify({ ...netDenial, proto: 'icmp' }));
+    helper.push(JSON.stringify(denial));
+    await until(() => denials.length === 1);
+    expect(net).toEqual([netDenial]);
+    expect(logs.filter((line) => line.startsWith('guard helper: bad event'))).toHaveLength(1);
+
+    const quiet = client();
+    await until(() => quiet.c.connected);
+    helper.push(JSON.stringify(netDenial));
+    helper.push(JSON.stringify(denial));
+    await until(() => quiet.denials.length === 1);
+    expect(quiet.logs.filter((line) => line.startsWith('guard helper:'))).toEqual([]);
+  });
+
   it('says hello, applies a plan, and gets denials; bad lines are logged and skipped', async () => {
     const helper = await FakeHelper.listen(socketPath);
     closers.push(() => helper.close());

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { guardMaxSlots, guardPlanSchema } from '@rampart/contracts';
 import { nameMatch, planGuard, type GuardPlanInput } from '../src/index.ts';
-import { baseInput, namingRule, selfUnderRoot, statesOnFanotify, tamperRule, webTree } from './fixtures.ts';
+import { accountSources, baseInput, namingRule, selfUnderRoot, statesOnFanotify, tamperRule, webTree } from './fixtures.ts';
 
 /*
  * Goldens: each fixture's plan, warnings and rule states, as JSON in tests/golden. Run with
@@ -26,6 +26,39 @@ describe('guard planner goldens', () => {
   it('web tree: deploy tool exempt, php-fpm allowed in uploads, site PHP files, naming rule', () => golden('web-tree', webTree));
   it('a rule over / keeps Rampart’s own directory allowed', () => golden('self-under-root', selfUnderRoot));
   it('rule states on a fanotify backend, a missing path, a hard link', () => golden('states-fanotify', statesOnFanotify));
+  it('other modules’ rules (user protection’s account files) beside tamper rules', () => golden('account-sources', accountSources));
+});
+
+describe('guard planner: other modules’ rules', () => {
+  const slotsOf = (input: GuardPlanInput, objectPath: string) => {
+    const { plan } = planGuard(input);
+    const object = plan.objects.find((o) => o.path === objectPath);
+    return object ? plan.sets.find((s) => s.id === object.set)!.slots : [];
+  };
+
+  it('a locked account file: its module’s slot comes before a tamper allow rule over /etc', () => {
+    const slots = slotsOf(accountSources, '/etc/passwd');
+    expect(slots.map((s) => s.rule)).toEqual(['account:passwd', 'tamper:1']);
+    // w d n t for every process, no exemption
+    expect(slots[0]).toMatchObject({ covers: 32 | 4 | 16 | 64, deny: 32 | 4 | 16 | 64, proc: -1, exempt: -1 });
+  });
+
+  it('states per `<module>:<id>`: fanotify cannot deny d/n/t → partial; a missing file; a module switched off', () => {
+    const states = planGuard(accountSources).ruleStates.sources!;
+    expect(states['account:passwd']).toBe('partial');
+    expect(states['account:gshadow']).toBe('path_missing');
+    expect(states['other:x']).toBe('off');
+    expect(planGuard({ ...accountSources, backendOps: ['r', 'x', 'd', 'c', 'n', 'w', 't'] }).ruleStates.sources!['account:passwd']).toBe('active');
+  });
+
+  it('a module switched off leaves no slot; with no sources the tamper-only plan is exactly as before', () => {
+    const off = { ...accountSources, sources: accountSources.sources!.map((source) => ({ ...source, enabled: false })) };
+    expect(planGuard(off).plan.objects.map((o) => o.path)).toEqual(['/etc', '/etc/app.conf']);
+    expect(planGuard(off).ruleStates.sources!['account:passwd']).toBe('off');
+    const { sources: _unused, ...tamperOnly } = accountSources;
+    expect(planGuard(tamperOnly).ruleStates.sources).toBeUndefined();
+    expect(planGuard({ ...tamperOnly, sources: [] }).plan).toEqual(planGuard(tamperOnly).plan);
+  });
 });
 
 describe('guard planner semantics', () => {

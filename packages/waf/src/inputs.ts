@@ -2,6 +2,7 @@ import { percentDecode } from './decode/url.ts';
 import { decodeContentEncoding, decodeWide, wideCharset } from './parse/body-encoding.ts';
 import { declaredBodyKind, parseContentType, sniffBodyKind, type BodyKind, type ContentType } from './parse/content-type.ts';
 import { flattenJson, lenientJsonStrings } from './parse/json.ts';
+import { readJsonLines } from './parse/json-lines.ts';
 import { parseMultipart } from './parse/multipart.ts';
 import { readMultipartTail, resumeOffset, type MultipartTail, type MultipartTailLimits } from './parse/multipart-tail.ts';
 import { parseCookies, parseUrlencoded, type RawPair } from './parse/pairs.ts';
@@ -75,9 +76,26 @@ function pairInputs(pairs: readonly RawPair[], nameLocation: 'query_name' | 'bod
     out.push({ location: nameLocation, name, value: pair.name });
     if (pair.bare) continue;
     out.push({ location: valueLocation, name, value: pair.value });
-    if (nameCarriesPayload(name)) out.push({ location: valueLocation, name: '', value: `${pair.name}=${pair.value}` });
+    if (nameCarriesPayload(name)) {
+      out.push({ location: valueLocation, name: '', value: `${pair.name}=${pair.value}` });
+      for (const key of payloadIndexes(name)) out.push({ location: valueLocation, name, value: key });
+    }
   }
   return out;
+}
+
+/**
+ * The array keys of a name that carry a payload: PHP hands `name[0 or updatexml(…)#]` to the
+ * application as the key `0 or updatexml(…)#`, and code that builds SQL from array keys (Drupal's
+ * `expandArguments`, SA-CORE-2014-005) puts that key into the query as written. Read as a value.
+ */
+function payloadIndexes(decodedName: string): string[] {
+  const keys: string[] = [];
+  for (const m of decodedName.matchAll(/\[([^\]]{2,512})\]/g)) if (nameCarriesPayload(m[1]!)) keys.push(m[1]!);
+  // PHP closes an unclosed bracket at the end of the name itself.
+  const open = /\[([^\]]{2,512})$/.exec(decodedName);
+  if (open && nameCarriesPayload(open[1]!)) keys.push(open[1]!);
+  return keys.slice(0, 4);
 }
 
 function splitTarget(target: string): { path: string; query: string | null } {
@@ -102,11 +120,32 @@ export function requestLineInputs(request: WafRequest, limits: InputLimits = def
     }
   }
   if (query !== null) {
+    const json = jsonQuery(query, limits);
+    if (json !== null) return [...out, ...json].slice(0, limits.maxInputs);
     const pairs = parseUrlencoded(query, limits.maxInputs);
     out.push(...pairInputs(pairs, 'query_name', 'query', limits.maxInputs - out.length));
     if (splitAtEntity(pairs)) out.push({ location: 'query', name: '', value: query });
   }
   return out.slice(0, limits.maxInputs);
+}
+
+/**
+ * A query that is one JSON document (`/collect?{"e":"view","url":"…"}`, encoded or not): pixel and
+ * log endpoints take their event this way. Read as pairs it is one name full of brackets, quotes and
+ * colons; read as JSON, each key and value is judged as what it is. As for a JSON body posted as a
+ * form (jsonPostedAsForm), the values after each `&` are read too, where a form reader puts them.
+ */
+function jsonQuery(query: string, limits: InputLimits): RequestInput[] | null {
+  const first = query[0];
+  if (first !== '{' && first !== '[' && !/^%(?:7b|5b)/i.test(query)) return null;
+  const text = percentDecode(query, false);
+  const leaves = flattenJson(text, { maxDepth: limits.maxJsonDepth, maxLeaves: limits.maxInputs });
+  if (leaves === null) return null;
+  const out: RequestInput[] = leaves.map((leaf) => ({ location: leaf.isKey ? 'query_name' : 'query', name: leaf.path, value: leaf.value }));
+  if (query.includes('&')) {
+    for (const input of pairInputs(parseUrlencoded(query, limits.maxInputs).slice(1), 'query_name', 'query', limits.maxInputs)) if (input.location === 'query') out.push(input);
+  }
+  return out;
 }
 
 /** Phase 2: every header but the structural ones; cookies one by one. */
@@ -138,9 +177,17 @@ interface BodyText {
   bytes: Buffer;
 }
 
+/** The gzip header: magic 1F 8B, method 8 (deflate). */
+function isGzipStream(body: Uint8Array): boolean {
+  return body.length > 18 && body[0] === 0x1f && body[1] === 0x8b && body[2] === 8;
+}
+
 function bodyText(request: WafRequest, limits: InputLimits, type: ContentType): BodyText | null {
   if (!request.body || request.body.length === 0) return null;
-  const decoded = decodeContentEncoding(request.body, joinedHeaderValue(request, 'content-encoding'), limits.maxBodyBytes);
+  // A gzip stream sent without Content-Encoding (PostHog's `compression=gzip-js` beacons, log
+  // shippers): its bytes read as text are noise; inflated, the payload is read as what it is.
+  const declaredCoding = joinedHeaderValue(request, 'content-encoding') ?? (isGzipStream(request.body) ? 'gzip' : undefined);
+  const decoded = decodeContentEncoding(request.body, declaredCoding, limits.maxBodyBytes);
   const whole = Buffer.from(decoded.bytes.buffer, decoded.bytes.byteOffset, decoded.bytes.byteLength);
   const buffer = whole.subarray(0, limits.maxBodyBytes);
   if (!type.mediaType.startsWith('multipart/')) {
@@ -215,6 +262,13 @@ function bodyInputsOfKind(kind: BodyKind, text: BodyText, boundary: string, limi
       const leaves = flattenJson(text.utf8, { maxDepth: limits.maxJsonDepth, maxLeaves: limits.maxInputs });
       if (leaves === null) {
         if (sniffBodyKind(text.utf8) !== 'json') return null;
+        // One JSON document per line, perhaps with compressed payloads (Sentry envelopes, NDJSON).
+        const lines = readJsonLines(text.bytes.subarray(0, limits.maxBodyBytes), { maxDepth: limits.maxJsonDepth, maxLeaves: limits.maxInputs, maxInflated: limits.maxBodyBytes });
+        if (lines !== null) {
+          for (const leaf of lines.leaves) out.push({ location: leaf.isKey ? 'body_name' : 'body', name: leaf.path, value: leaf.value });
+          for (const rest of lines.rest) out.push({ location: 'raw_body', name: '', value: rest });
+          return out;
+        }
         // Broken JSON: each string literal, then the raw text.
         lenientJsonStrings(text.utf8, limits.maxInputs).forEach((value, i) => out.push({ location: 'body', name: `json[${i}]`, value }));
         out.push({ location: 'raw_body', name: '', value: text.utf8 });
@@ -237,6 +291,25 @@ function bodyInputsOfKind(kind: BodyKind, text: BodyText, boundary: string, limi
 }
 
 /**
+ * A whole JSON document under `application/x-www-form-urlencoded`: what `fetch(url, {body: JSON.stringify(x)})`
+ * with a form header, jQuery's `$.post(url, JSON.stringify(x))` and many beacon fallbacks send. Read
+ * as a form it is one parameter whose name is the whole document (brackets, quotes, colons: a name no
+ * form has); read as JSON each key and value is judged as what it is. Only when the whole body parses.
+ * A form reader would still split it at `&`: the values after each `&` are read as well, so a payload
+ * placed for the form reading (`{"a":"&id=1' or 1=1--"}`) is seen in the place it lands.
+ */
+function jsonPostedAsForm(text: BodyText, limits: InputLimits): RequestInput[] | null {
+  const leaves = flattenJson(text.utf8, { maxDepth: limits.maxJsonDepth, maxLeaves: limits.maxInputs });
+  if (leaves === null) return null;
+  const out: RequestInput[] = leaves.map((leaf) => ({ location: leaf.isKey ? 'body_name' : 'body', name: leaf.path, value: leaf.value }));
+  if (text.utf8.includes('&')) {
+    const pairs = parseUrlencoded(text.utf8, limits.maxInputs).slice(1);
+    for (const input of pairInputs(pairs, 'body_name', 'body', limits.maxInputs)) if (input.location === 'body') out.push(input);
+  }
+  return out;
+}
+
+/**
  * Phase 3: the body by its declared type; when the header is missing or the body does not parse
  * as declared, by what the body looks like; failing all, the raw text.
  */
@@ -246,8 +319,13 @@ export function bodyInputs(request: WafRequest, limits: InputLimits = defaultInp
   if (text === null) return [];
   const declared = declaredBodyKind(type);
   const boundary = type.params.boundary ?? '';
+  const sniffed = sniffBodyKind(text.utf8);
+  if (declared === 'urlencoded' && sniffed === 'json') {
+    const json = jsonPostedAsForm(text, limits);
+    if (json !== null) return json.slice(0, limits.maxInputs);
+  }
   const tried = new Set<BodyKind>();
-  for (const kind of [declared, sniffBodyKind(text.utf8)]) {
+  for (const kind of [declared, sniffed]) {
     if (kind === null || tried.has(kind)) continue;
     tried.add(kind);
     const inputs = bodyInputsOfKind(kind, text, boundary, limits);

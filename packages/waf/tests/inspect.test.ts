@@ -78,7 +78,8 @@ describe('inspect', () => {
 describe('what the pipeline tells detectors', () => {
   it('passes the parameter name: a remote URL in an include-like parameter is inclusion, elsewhere a link', () => {
     const only = { mode: 'strict', kinds: ['file_inclusion'] } as const;
-    expect(inspect(get('/index.php?page=http://evil.example/x'), only)).toMatchObject({ action: 'block', kind: 'file_inclusion', name: 'page' });
+    // (`page=` alone is also every analytics beacon's page URL, issue 25: `file=` names an include only.)
+    expect(inspect(get('/index.php?file=http://evil.example/x'), only)).toMatchObject({ action: 'block', kind: 'file_inclusion', name: 'file' });
     expect(inspect(get('/profile?homepage=http://evil.example/x'), only)).toEqual({ action: 'pass' });
   });
 

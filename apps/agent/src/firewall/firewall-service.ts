@@ -15,6 +15,7 @@ import {
   type NftExecutor,
   type PlannedIntercept,
   type PlannedListEntry,
+  type PlannedRemote,
 } from '@rampart/firewall';
 import {
   entryCovers,
@@ -92,6 +93,8 @@ export class FirewallService {
   #queue: Promise<unknown> = Promise.resolve();
   #timers: NodeJS.Timeout[] = [];
   #parts: Array<{ configure(): Promise<void>; close(): Promise<void> }> = [];
+  /** Remote protection's part of the ruleset (remote/remote-service.ts plugs in here); none by default. */
+  #remote: (now: number) => PlannedRemote | null = () => null;
 
   constructor(options: FirewallServiceOptions) {
     this.#options = options;
@@ -115,6 +118,11 @@ export class FirewallService {
   /** The module is on and protection is not paused: the kernel holds the table and detections block. */
   get enforcing(): boolean {
     return this.#enabled && !this.#paused;
+  }
+
+  /** Remote protection's chain is planned with the firewall's, in the same table and transaction. */
+  planRemoteWith(source: (now: number) => PlannedRemote | null): void {
+    this.#remote = source;
   }
 
   /** Puts the ruleset in the kernel (at agent start: after a reboot the kernel has nothing). */
@@ -156,6 +164,7 @@ export class FirewallService {
       lists: { super: entries('super', now), white: entries('white', now), black: entries('black', now) },
       intercept: intercept(now),
       portScan: this.settings.attack().port_scan,
+      remote: this.#remote(now),
       now,
     };
   }
@@ -283,10 +292,12 @@ export class FirewallService {
    * administrator's own address on the panel port goes live on probation and is rolled back
    * unless confirmed; a second such change waits for the first.
    */
-  async guarded(guard: FirewallGuard | null, make: () => Change | FirewallRefusal): Promise<FirewallChange> {
+  async guarded(guard: FirewallGuard | null, make: () => Change | FirewallRefusal, alsoPorts: readonly number[] = []): Promise<FirewallChange> {
     return this.serial(async () => {
+      // The panel port, and the ports a caller adds (remote protection: sshd's): dropped on any of them is cut off.
+      const ports = [guard?.panel_port ?? 0, ...alsoPorts];
       const probe = (source: string, desired: DesiredFirewall) =>
-        evaluateInbound(desired, { source, protocol: 'tcp', port: guard?.panel_port ?? 0 }, this.#options.areas.areaOf).verdict;
+        ports.some((port) => evaluateInbound(desired, { source, protocol: 'tcp', port }, this.#options.areas.areaOf).verdict === 'drop') ? 'drop' : 'accept';
       const admin = guard?.admin_ip && guard.admin_ip !== '127.0.0.1' && guard.admin_ip !== '::1' ? guard.admin_ip : null;
       const before = admin ? probe(admin, this.#stateFor([admin])) : 'accept';
       const change = withTransaction(this.db, make);
@@ -295,7 +306,8 @@ export class FirewallService {
       const warnings: FirewallWarning[] = [];
       const cutsAdmin = admin !== null && before === 'accept' && probe(admin, after) === 'drop';
       if (cutsAdmin) warnings.push('own_ip_blocked');
-      if (guard && probe(strangerAddress, { ...after, lists: { super: [], white: [], black: [] }, intercept: [] }) === 'drop') warnings.push('panel_port_closed');
+      const stranger = { ...after, lists: { super: [], white: [], black: [] }, intercept: [] };
+      if (guard && evaluateInbound(stranger, { source: strangerAddress, protocol: 'tcp', port: guard.panel_port }, this.#options.areas.areaOf).verdict === 'drop') warnings.push('panel_port_closed');
       if (cutsAdmin && this.probation.pending) {
         withTransaction(this.db, change.undo);
         return { refused: 'fw_probation_pending', probation: null, warnings: [], changed: 0 };
@@ -362,6 +374,11 @@ export class FirewallService {
 
   now(): number {
     return this.#now();
+  }
+
+  /** The areas (country, province codes) an address is in, from the geo-IP data. */
+  areaOf(ip: string): readonly string[] {
+    return this.#options.areas.areaOf(ip);
   }
 
   async close(): Promise<void> {

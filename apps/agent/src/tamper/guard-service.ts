@@ -11,7 +11,9 @@ import {
   resolveGuard,
   type GuardPlanResult,
   type GuardResolution,
+  type GuardRuleSource,
   type GuardRuleStates,
+  type GuardTamperRule,
   type ResolveRoots,
 } from '@rampart/guard';
 import { writeFileAtomic } from '../modules/atomic-write.ts';
@@ -24,7 +26,9 @@ import { openTamperDb } from './tamper-db.ts';
 function notEnforced(states: GuardRuleStates): GuardRuleStates {
   const down = (record: Record<number, RuleState>) =>
     Object.fromEntries(Object.entries(record).map(([id, state]) => [id, state === 'active' || state === 'partial' ? 'not_enforced' : state])) as Record<number, RuleState>;
-  return { tamper: down(states.tamper), names: down(states.names) };
+  const result: GuardRuleStates = { tamper: down(states.tamper), names: down(states.names) };
+  if (states.sources) result.sources = Object.fromEntries(Object.entries(states.sources).map(([key, state]) => [key, state === 'active' || state === 'partial' ? 'not_enforced' : state]));
+  return result;
 }
 
 export interface GuardSinks {
@@ -53,8 +57,10 @@ export interface GuardServiceOptions {
 }
 
 /**
- * Tamper protection's owner: the rules in SQLite, the helper (started or found), and the plan kept
- * applied. Every change, module switch, pause, helper (re)connect and stale resolve re-plans; Node
+ * The guard's one owner: tamper protection's rules in SQLite, other guard modules' rules handed in
+ * with setSource (user protection's account files, ...), the helper (started or found), and the ONE
+ * plan kept applied. Each module's switch gates its own rules; the plan enforces while any guard
+ * module is on and protection is not paused. Every change, module switch, pause, helper (re)connect and stale resolve re-plans; Node
  * is never in the permission path, it only hands tables to the helper. One change at a time.
  */
 export class GuardService {
@@ -68,6 +74,8 @@ export class GuardService {
   readonly #denials: DenialRecorder;
   #enabled: boolean;
   #paused: boolean;
+  /** Other modules' rules by module key, in the order they were first set. */
+  readonly #sources = new Map<string, GuardRuleSource>();
   #queue: Promise<unknown> = Promise.resolve();
   #hello: GuardHello | null = null;
   #resolution: GuardResolution | null = null;
@@ -110,8 +118,30 @@ export class GuardService {
     this.#options.sinks.event(input);
   }
 
+  /** Any guard module is on and protection is not paused. */
   get enforcing(): boolean {
-    return this.#enabled && !this.#paused;
+    return this.#anyModuleOn() && !this.#paused;
+  }
+
+  #anyModuleOn(): boolean {
+    return this.#enabled || [...this.#sources.values()].some((source) => source.enabled);
+  }
+
+  /** Another module's rules (or its switch) changed: resolve again and apply. */
+  async setSource(source: GuardRuleSource): Promise<void> {
+    await this.serial(async () => {
+      const before = this.#sources.get(source.module);
+      this.#sources.set(source.module, source);
+      // Off before and after: the plan would be the same, so no new generation (an agent start with
+      // the module off plans exactly as tamper alone did). It is resolved when it is switched on.
+      if (!source.enabled && !before?.enabled) return;
+      await this.#replan(true);
+    });
+  }
+
+  /** A rule of another module: `<module>:<id>`. */
+  sourceState(key: string): RuleState {
+    return this.#result?.ruleStates.sources?.[key] ?? 'off';
   }
 
   /**
@@ -215,7 +245,7 @@ export class GuardService {
 
   /** Causes for the home page's kernel status, while the module is on. */
   kernelCauses(): string[] {
-    if (!this.#enabled) return [];
+    if (!this.#anyModuleOn()) return [];
     return this.#causeKeys(this.#client.connected ? this.#hello : null);
   }
 
@@ -277,16 +307,26 @@ export class GuardService {
   }
 
   async #plan(resolve: boolean): Promise<void> {
-    const tamper = this.rules.all();
-    const naming = this.names.all();
+    // With another module on and tamper off, tamper's rules leave the plan (the plan enforces for
+    // that module). With every module off the tables stay as they are and the plan says enforce false.
+    const gateTamper = !this.#enabled && this.#anyModuleOn();
+    const allTamper = this.rules.all();
+    const allNaming = this.names.all();
+    const tamper = gateTamper ? allTamper.map((rule) => ({ ...rule, enabled: false })) : allTamper;
+    const naming = gateTamper ? allNaming.map((rule) => ({ ...rule, enabled: false })) : allNaming;
+    const sources = [...this.#sources.values()];
     if (resolve || !this.#resolution) {
-      this.#resolution = await resolveGuard(tamper, naming, this.#options.selfPaths, this.#options.roots);
+      // Resolved before any switch gates them, so a switch needs no new resolve. The resolver knows
+      // tamper rules; other modules' rules resolve the same way under stand-in ids.
+      const sourceRules: GuardTamperRule[] = sources.flatMap((source) => source.rules.map((rule, i) => ({ ...rule, id: -1 - i, enabled: true })));
+      this.#resolution = await resolveGuard([...allTamper, ...sourceRules], allNaming, this.#options.selfPaths, this.#options.roots);
       this.#fingerprint = await guardFingerprint(this.#resolution.watch);
     }
     this.#generation += 1;
     const helperPid = this.#process?.pid;
     const result = planGuard({
       tamper,
+      ...(sources.length ? { sources } : {}),
       naming,
       resolved: this.#resolution.resolved,
       exes: this.#resolution.exes,

@@ -40,9 +40,21 @@ for lib in $(ldd "$guard/build/rampart-guard" | awk '/=>/ {print $3} /^\t\/lib/ 
   mkdir -p "$root$(dirname "$lib")"
   cp -L "$lib" "$root$lib"
 done
+# GUARD_VM_EXTRA_BINS: host programs a check runs (account-init.sh: useradd), under /vm/bin with their libraries.
+for bin in ${GUARD_VM_EXTRA_BINS:-}; do
+  mkdir -p "$root/vm/bin"
+  cp "$bin" "$root/vm/bin/"
+  for lib in $(ldd "$bin" | awk '/=>/ {print $3} /^\t\/lib/ {print $1}'); do
+    mkdir -p "$root$(dirname "$lib")"
+    cp -L "$lib" "$root$lib"
+  done
+done
 # Three copies of the actor: three inodes, three identities for the plan.
 for actor in restricted exempt trusted; do cp "$guard/build/probe" "$root/vm/$actor/probe"; done
-cp "$here/init.sh" "$root/init"
+# The network actor (net-init.sh makes its own copies).
+cp "$guard/build/netprobe" "$root/vm/netprobe"
+# GUARD_VM_INIT: another module's checks in their own boot (account-init.sh: user protection).
+cp "$here/${GUARD_VM_INIT:-init.sh}" "$root/init"
 chmod 755 "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd"
 

@@ -10,6 +10,8 @@ import { websiteEn } from './parts/website.ts';
 import { systemRegEn } from './parts/system-reg.ts';
 import { shortcutsEn } from './parts/shortcuts.ts';
 import { tamperEn, guardWarningEn } from './parts/tamper.ts';
+import { accountEn } from './parts/account.ts';
+import { remoteEn } from './parts/remote.ts';
 
 /** English texts. zh-CN.ts holds the same keys; a test fails when they drift apart. */
 const enUS = {
@@ -630,6 +632,8 @@ const enUS = {
   sys_shortcut: shortcutsEn,
   tamper: tamperEn,
   guard_warning: guardWarningEn,
+  account: accountEn,
+  remote: remoteEn,
 } as const;
 
 export default enUS;

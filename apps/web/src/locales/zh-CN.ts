@@ -11,6 +11,8 @@ import { websiteZh } from './parts/website.ts';
 import { systemRegZh } from './parts/system-reg.ts';
 import { shortcutsZh } from './parts/shortcuts.ts';
 import { tamperZh, guardWarningZh } from './parts/tamper.ts';
+import { accountZh } from './parts/account.ts';
+import { remoteZh } from './parts/remote.ts';
 
 /** 简体中文。键与 en-US.ts 完全一致。 */
 const zhCN: LocaleTexts = {
@@ -631,6 +633,8 @@ const zhCN: LocaleTexts = {
   sys_shortcut: shortcutsZh,
   tamper: tamperZh,
   guard_warning: guardWarningZh,
+  account: accountZh,
+  remote: remoteZh,
 };
 
 export default zhCN;

@@ -28,6 +28,8 @@ export const tabPages: Readonly<Record<string, TabPageLoader>> = {
   'firewall/intercept_list': () => import('./firewall/InterceptPage.tsx').then((m) => ({ Component: m.InterceptPage })),
   'tamper/index': () => import('./tamper/RulesPage.tsx').then((m) => ({ Component: m.RulesPage })),
   'tamper/name': () => import('./tamper/NamingPage.tsx').then((m) => ({ Component: m.NamingPage })),
+  'account/index': () => import('./account/AccountPage.tsx').then((m) => ({ Component: m.AccountPage })),
+  'remote/index': () => import('./remote/RemotePage.tsx').then((m) => ({ Component: m.RemotePage })),
   'website/server': () => import('./website/ServerPage.tsx').then((m) => ({ Component: m.ServerPage })),
   'website/base': () => import('./website/BasePage.tsx').then((m) => ({ Component: m.BasePage })),
   'website/request': () => import('./website/RequestPage.tsx').then((m) => ({ Component: m.RequestPage })),

@@ -27,25 +27,32 @@ export function flattenJson(text: string, limits: JsonLimits): JsonLeaf[] | null
   // Every key and string the walk meets, to compare with the literals of the text (duplicate keys).
   let met = 0;
   // Iterative walk: a deeply nested body cannot blow the stack.
-  const stack: { node: unknown; path: string; depth: number }[] = [{ node: root, path: '', depth: 0 }];
+  const stack: { node: unknown; path: string; depth: number; key: string }[] = [{ node: root, path: '', depth: 0, key: '' }];
+  // A string under the same key read once: a replay snapshot or a batch repeats `"tagName":"div"`,
+  // `"type":"click"` thousands of times, and judging each copy adds nothing (the detectors see the
+  // value and the key's name only). Padding with copies then no longer fills the input budget either.
+  const seenValues = new Set<string>();
   while (stack.length > 0 && leaves.length < limits.maxLeaves) {
-    const { node, path, depth } = stack.pop()!;
+    const { node, path, depth, key: ownKey } = stack.pop()!;
     if (typeof node === 'string') {
       met++;
+      const seen = ownKey + '\u0000' + node;
+      if (seenValues.has(seen)) continue;
+      if (seenValues.size < 65_536) seenValues.add(seen);
       leaves.push({ path, value: node, isKey: false });
     } else if (node !== null && typeof node === 'object') {
       // Past maxDepth the walk goes on (it is iterative: no stack to blow, and a payload must not
       // hide under 33 brackets); only the paths stop growing.
       const deep = depth >= limits.maxDepth;
       if (Array.isArray(node)) {
-        for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], path: deep ? path : `${path}[${i}]`, depth: depth + 1 });
+        for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], path: deep ? path : `${path}[${i}]`, depth: depth + 1, key: ownKey });
       } else {
         const entries = Object.entries(node as Record<string, unknown>);
         met += entries.length;
         for (let i = entries.length - 1; i >= 0; i--) {
           const [key, child] = entries[i]!;
           const childPath = deep ? path : path ? `${path}.${key}` : key;
-          stack.push({ node: child, path: childPath, depth: depth + 1 });
+          stack.push({ node: child, path: childPath, depth: depth + 1, key });
           // A key is read once: an array of records repeats the same few names a thousand times.
           if (!seenKeys.has(key)) {
             seenKeys.add(key);

@@ -6,13 +6,16 @@
  * Severities: two lengths, a length beside Transfer-Encoding, or a Transfer-Encoding that is not
  * plain `chunked` are MUST NOTs of RFC 9112 §6 and the very shapes of smuggling: 2, and so is a body
  * on HEAD (no client sends one) or a chunked one on GET. A body on GET with a Content-Length is
- * legal (Elasticsearch clients send one): no finding. A body without Content-Type is sloppy: 1.
+ * legal (Elasticsearch clients send one): no finding. A body without Content-Type is sloppy: 1, unless
+ * its own first bytes say what it is and a browser's script sent it (a beacon's JSON: Origin or
+ * Sec-Fetch-Mode cors/no-cors; CRS 920640's typeless JSON and XML from a test agent stay 1).
  *
  * Left to the site administrator, in both modes (strict is a new site's default): a body on GET
  * with a Content-Length (CRS 920170; Elasticsearch's clients, `curl -X GET -d …`), and a POST
  * with neither Content-Length nor Transfer-Encoding (CRS 920180): that is an empty body (RFC 9112
  * §6.3) and what `curl -X POST` without data sends, so no smuggling and a real client.
  */
+import { sniffBodyKind } from '../parse/content-type.ts';
 import { protocolHit, strongest, type ProtocolHit } from './hit.ts';
 import { header, type RequestView } from './view.ts';
 
@@ -65,8 +68,30 @@ function checkBodyPlacement(view: RequestView): ProtocolHit | null {
   // defined meaning), so not even recorded. HEAD with one: no client, and no server reads it.
   if (view.method === 'HEAD') return protocolHit('protocol.body_on_head', 2, where('Content-Length'), `HEAD with ${length || view.body?.length} body bytes`);
   if (view.method === 'GET') return null;
-  if (!view.headers.has('content-type')) return protocolHit('protocol.body_without_type', 1, where('Content-Type'), `${length || view.body?.length} body bytes`);
+  if (!view.headers.has('content-type') && !(isSelfDescribing(view.body) && isBrowserScriptRequest(view))) return protocolHit('protocol.body_without_type', 1, where('Content-Type'), `${length || view.body?.length} body bytes`);
   return null;
+}
+
+/**
+ * A browser's script sent it (fetch, sendBeacon): browsers add Origin to every POST they send and
+ * Sec-Fetch-Mode to everything; a beacon's mode is `no-cors` or `cors`, never `navigate`.
+ */
+function isBrowserScriptRequest(view: RequestView): boolean {
+  const mode = header(view, 'sec-fetch-mode')?.trim().toLowerCase();
+  if (mode !== undefined) return mode === 'cors' || mode === 'no-cors' || mode === 'same-origin';
+  return header(view, 'origin') !== undefined;
+}
+
+/**
+ * A body whose format shows in its first bytes (JSON, a form, XML, multipart): `navigator.sendBeacon`
+ * with a Blob built without a type and `fetch(url, {method: 'POST', body})` send exactly this, and the
+ * engine reads it by that format anyway. A body of no recognisable format stays sloppy (1).
+ */
+function isSelfDescribing(body: Uint8Array | null): boolean {
+  if (body === null || body.length === 0) return false;
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.length, 512)).toString('utf8');
+  const kind = sniffBodyKind(head);
+  return kind !== 'text';
 }
 
 export function checkFraming(view: RequestView): ProtocolHit | null {

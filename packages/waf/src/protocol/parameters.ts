@@ -83,6 +83,15 @@ function isSignInPath(path: string): boolean {
   return signInSegment.test(path);
 }
 
+/**
+ * Sec-Fetch-Mode says the browser sent this for a script or a subresource (fetch, XHR, sendBeacon,
+ * an image), not for a link followed or a form submitted (`navigate`). Absent on older clients.
+ */
+function isScriptRequest(view: RequestView): boolean {
+  const mode = header(view, 'sec-fetch-mode')?.trim().toLowerCase();
+  return mode === 'cors' || mode === 'no-cors' || mode === 'same-origin';
+}
+
 function checkSessionFixation(view: RequestView, inputs: readonly RequestInput[]): ProtocolHit | null {
   for (const input of inputs) {
     if (input.location !== 'query_name' && input.location !== 'body_name') continue;
@@ -95,10 +104,16 @@ function checkSessionFixation(view: RequestView, inputs: readonly RequestInput[]
     // (no Referer) and a front end on a sibling host (app. → api.) post ids legitimately.
     const inQuery = input.location === 'query_name';
     if (genericSessionNames.has(name.toLowerCase())) {
-      if (foreign === false) continue;
-      // A page of another site sending the browser to this one's sign-in with a session id is the
-      // fixation itself; payment and OAuth returns land on their own pages (success, callback).
-      const severity = foreign === 'site' && isSignInPath(view.path) ? 2 : 1;
+      // `sessionId`/`session_id` is also what every analytics, chat and replay SDK names its own
+      // visit counter in the beacons it sends from its customers' pages (another site's Referer,
+      // always). No framework adopts such a name as its session anywhere but where a session is
+      // opened: fixation is a browser sent to this site's sign-in with the id (CRS 943110's own
+      // tests are all sign-in pages). Elsewhere the name fixes nothing; payment and OAuth returns
+      // land on their own pages (success, callback). A request the browser marks as no navigation
+      // and no form (Sec-Fetch-Mode cors/no-cors/same-origin: fetch, sendBeacon, an image) is a
+      // script's request to an API, not a victim following a planted link.
+      if (foreign === false || !isSignInPath(view.path) || isScriptRequest(view)) continue;
+      const severity = foreign === 'site' ? 2 : 1;
       return protocolHit('protocol.session_fixation', severity, where, `${name} from ${foreign === null ? 'no Referer' : header(view, 'referer')}`);
     }
     if (foreign === 'site' || (inQuery && foreign === 'host')) return protocolHit('protocol.session_fixation', 2, where, `${name} with Referer ${header(view, 'referer')}`);

@@ -181,10 +181,14 @@ describe('gadget names in base64 fragments (base64-fragments.ts)', () => {
     { value: 'cnVudGltZQ' },
     { value: 'HJ1bnRpbWU' },
     // base64 of readable text that mentions "runtime" (a config) is only suspicious
-    { value: Buffer.from('{"runtime":"python3.12","memory":512}').toString('base64'), severity: 1 },
+    { value: Buffer.from('runtime: python3.12\nmemory: 512\n').toString('base64'), severity: 1 },
   ]);
   it('keeps "runtime" inside readable base64 below the loose threshold', () => {
-    expect(detectJavaDeserialization(Buffer.from('{"runtime":"python3.12","memory":512}').toString('base64'), 'body')?.severity).toBe(1);
+    expect(detectJavaDeserialization(Buffer.from('runtime: python3.12\nmemory: 512\n').toString('base64'), 'body')?.severity).toBe(1);
+  });
+  it('finds nothing in base64 that decodes to a JSON document (analytics batches; issue 25)', () => {
+    expect(detectJavaDeserialization(Buffer.from('{"runtime":"python3.12","memory":512}').toString('base64'), 'body')).toBeNull();
+    expect(detectJavaDeserialization(Buffer.from('[{"event":"Runtime error","user":"Zoë"}]').toString('base64'), 'body')).toBeNull();
   });
   checkBenign(detectJavaDeserialization, [
     { value: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U' },

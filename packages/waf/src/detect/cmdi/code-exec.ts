@@ -36,6 +36,10 @@ export function detectCodeExec(value: string): DetectorHit | null {
     const code = lower.slice(tag, tag + 200);
     if (/[;($`]|\becho\b|\bprint\b/.test(code.slice(2))) return hit('cmdi.php_code', value, tag, 2);
   }
+  // Groovy runs a command from a string or a list: `"id".execute()`, `["sh","-c","id"].execute()`
+  // (Jenkins' and Grails' script consoles evaluate what the query holds).
+  const groovy = /(?:(["'])[^"'\n]{1,200}\1|\])\s*\.\s*execute\s*\(\s*\)/.exec(lower);
+  if (groovy) return hit('cmdi.groovy_execute', value, groovy.index, 2);
   // PHP superglobals indexed in a value: $_SERVER['x'], $GLOBALS['y'] are code, not data.
   const superglobal = /\$(?:_(?:get|post|request|cookie|server|files|env|session)|globals)\s*\[/.exec(lower);
   if (superglobal) return hit('cmdi.php_superglobal', value, superglobal.index, 2);
@@ -77,6 +81,9 @@ function scanCalls(lower: string, original: string, concatenated: boolean): Dete
     if (argumentDependent.has(name)) {
       const arg = lower.slice(paren + 1, paren + 60);
       if (/^\s*(?:\)|$)/.test(arg)) continue; // eval() / "exec (" with nothing: prose or docs
+      // `at eval (app.js:12:3)`, `at eval (eval at run (x.js:1:5), <anonymous>:1:1)`: a frame of a
+      // stack trace, which error reporters send with every event; the parentheses hold a place.
+      if (/\bat\s+(?:new\s+)?$/.test(lower.slice(Math.max(0, start - 8), start)) && /^(?:[^\s()'"`]+:\d+(?::\d+)?\)|eval at |<anonymous>|native\))/.test(arg)) continue;
       if (concatenated) return hit('cmdi.concatenated_call', original, start, 2);
       // The whole value is the call (exec('x'), @eval($a)): an injected expression, not a mention.
       const wholeValue = /^[\s@('"]*$/.test(lower.slice(0, start));

@@ -15,6 +15,7 @@ import { parseUrlencoded } from '../../parse/pairs.ts';
 import type { DetectorHit, InputLocation } from '../../types.ts';
 import { findBatchStatement } from './batch.ts';
 import { hit } from './hit.ts';
+import { detectArgumentInjection } from './argument-injection.ts';
 import { detectCodeExec } from './code-exec.ts';
 import { distinctiveWrappers, globMatch, resolveCommand, shellKeywords, toolOnlyNames, withoutBracketClasses, wrappers, type ResolvedCommand } from './commands.ts';
 import { countWords, looksBinary, looksLikeDocument } from '../text-shape.ts';
@@ -60,7 +61,7 @@ export function detectCmdi(value: string, location: InputLocation, name?: string
     // like body values, under the same document guard.
     if (location === 'xml') location = 'body';
     if (location === 'raw_body' && looksBinary(value)) return null;
-    const found = detect(value, location) ?? (location === 'header' ? detectCommandHeader(value, name) : null);
+    const found = detect(value, location) ?? (location === 'header' ? detectCommandHeader(value, name) : location === 'path' ? null : detectArgumentInjection(value));
     if (found && (location === 'body' || location === 'raw_body') && looksLikeDocument(value)) {
       // Commands and code quoted in a post are what developer forums are made of (see
       // looksLikeDocument): only evasion shapes, which no tutorial needs, still count.

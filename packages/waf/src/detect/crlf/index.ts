@@ -61,6 +61,8 @@ const markupStart = /^<(?:!doctype|html|head|body|meta|script|title)\b/i;
 const statusLine = /^http\/\d(?:\.\d)?\s+\d{3}\b/i;
 /** A `name=value` line (a config, log or form line), not base64's `==` padding. */
 const assignmentLine = /^[a-z_][\w.-]{0,40}=[^=\s]/i;
+/** A header line as a client captures it: `name: value`. */
+const headerLine = /^[A-Za-z0-9-]{1,60}:[ \t]*\S/;
 /** A value that names a place (Referer, Origin, a callback URL): its query may hold encoded breaks typed into a form. */
 const urlLike = /^\s*(?:[a-z][a-z0-9+.-]*:\/\/|\/)/i;
 
@@ -86,6 +88,10 @@ function detect(value: string, location: InputLocation): DetectorHit | null {
   // ("aaa\nGET / HTTP/1.1") is built the same way.
   const freeText = location === 'body' && lines[0]!.trim() !== '';
   const oneWord = /^\S{0,40}$/.test(lines[0]!);
+  // Every line a `Name: value` header line, the first included: a block of headers a client
+  // captured and reports (error reporters, HAR exports, support forms send response headers this
+  // way). Injection needs a line of the application's own before the break; this has none.
+  if (freeText && lines.every((l) => l.trim() === '' || headerLine.test(l))) return null;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!.trimStart();
     if (statusLine.test(line)) return hit('crlf.response_splitting', line, freeText ? 1 : 2);

@@ -25,6 +25,12 @@ const includeNameParts = /(?:^|[_[.])(?:path|file|include|inc|dir|root|template|
 const basePathNames = /(?:absolute_path|root_path|rootpath|base_?dir|basepath|include_path|appserv_root|_conf\[path\]|\[path\]|_root_dir)$/i;
 /** Parameter names applications pass to include()/require()/readfile(). */
 const includeNames = /^(?:file|filename|page|include|inc|incl|require|template|tpl|path|doc|document|folder|root|pg|style|lang|language|view|layout|mod|module|conf|config|dir|show|nav|load|read|cat|prefix)$/i;
+/**
+ * Of those, the names that also mean "the page the visitor is on" (`page`, `view`, `doc`): every
+ * analytics, replay and chat beacon sends `page: "https://…"`. There the name alone is no evidence;
+ * the URL must have an include's shape (a script or text file, a trailing `?`, an IP host).
+ */
+const pageNames = /^(?:page|pg|view|show|nav|doc|document)$/i;
 
 /** Where a value is a parameter an application reads as a URL (not a cookie, header or path). */
 const parameterLocations: ReadonlySet<InputLocation> = new Set(['query', 'body', 'xml']);
@@ -91,6 +97,7 @@ function judgeRemoteUrl(lower: string, value: string, location: InputLocation, n
   if (name !== undefined && (includeNames.test(name) || includeNameParts.test(name))) {
     byName = /\.(?:txt|php\d?|phtml|jpg|gif|png|sh|pl|py)(?:$|[?#])/.test(lower) ? 2 : 1;
     if (byName === 2) return hit('inclusion.remote_url', evidence, 2);
+    if (pageNames.test(leafOf(name)) || isSameSite(host, context)) byName = null;
   }
   // A script or text file served from a bare IP address (v4 or a v6 literal): the usual shape of an
   // RFI payload; links people share name hosts.
@@ -100,6 +107,19 @@ function judgeRemoteUrl(lower: string, value: string, location: InputLocation, n
   const offSite = parameterLocations.has(location) ? judgeOffSite(lower.trimEnd(), context, name) : null;
   if (offSite !== null && (offSite.severity === 2 || byName === null)) return hit(offSite.rule, evidence, offSite.severity);
   return byName === null ? null : hit('inclusion.remote_url', evidence, byName);
+}
+
+/** `props.page`, `event[page]`: the last part of a nested name. */
+function leafOf(name: string): string {
+  return /([^.[\]]+)\]?$/.exec(name)?.[1] ?? name;
+}
+
+/** The URL names this site (same registrable domain): a page of its own, not a remote file. */
+function isSameSite(host: string, context: DetectorContext | undefined): boolean {
+  const own = context?.host?.replace(/:\d+$/, '').replace(/\.$/, '');
+  if (!own || host === '') return false;
+  const site = (h: string) => h.split('.').slice(-2).join('.');
+  return host === own || site(host) === site(own);
 }
 
 function findNullByte(lower: string): number {

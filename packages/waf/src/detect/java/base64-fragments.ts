@@ -76,9 +76,43 @@ export function findBase64Gadget(value: string): Base64Finding | null {
   return null;
 }
 
+/**
+ * The whole run decodes to a JSON document (UTF-8, any language): analytics SDKs send their batches
+ * base64-encoded (PostHog's `compression=base64`, replay chunks in multipart fields), and a key such
+ * as `"runtime"` encodes to the same characters as the class name. A serialized Java object starts
+ * with its stream header (rO0AB, aced0005) and carries length bytes before every class name; JSON
+ * has neither. (A gadget named inside the JSON, `"@type":"…JdbcRowSetImpl"`, is read by the other
+ * Java checks on the decoded value.)
+ */
+export function decodesToJson(run: string): boolean {
+  const bytes = Buffer.from(run.length % 4 === 1 ? run.slice(0, -1) : run, run.includes('-') || run.includes('_') ? 'base64url' : 'base64');
+  const first = bytes[0];
+  if (first !== 0x7b && first !== 0x5b) return false;
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  if (text.includes('\ufffd')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A control character other than tab, line feed and carriage return. */
+function hasControlChar(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return true;
+  }
+  return false;
+}
+
 function readable(run: string): boolean {
   const bytes = Buffer.from(run, 'base64');
   if (bytes.length < 12) return false;
+  // UTF-8 text (accents, CJK) is as readable as ASCII: a stream's class names sit among control bytes.
+  const utf8 = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  if (!utf8.includes('\ufffd') && !hasControlChar(utf8)) return /[ ":,{=]/.test(utf8);
   let separators = 0;
   for (const b of bytes) {
     if ((b < 32 && b !== 9 && b !== 10 && b !== 13) || b >= 127) return false;

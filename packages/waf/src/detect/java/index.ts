@@ -7,7 +7,7 @@
  *  - Log4j JNDI lookups, after resolving the nested lookup obfuscations (lookup.ts).
  */
 import type { DetectorHit, InputLocation } from '../../types.ts';
-import { findBase64Gadget } from './base64-fragments.ts';
+import { decodesToJson, findBase64Gadget } from './base64-fragments.ts';
 import { resolveLookups } from './lookup.ts';
 import { javaNames } from './class-names.ts';
 import { judgeJavaNames } from './name-context.ts';
@@ -100,7 +100,7 @@ function detectBase64Gadget(value: string, location: InputLocation): DetectorHit
   // Uploaded files are binary more often than not: base64-looking runs there are chance.
   if (location === 'file_content' || value.length < 8) return null;
   const found = findBase64Gadget(value);
-  if (!found) return null;
+  if (!found || decodesToJson(found.run)) return null;
   // Base64 of readable text is a config or a post mentioning the name; beside binary it is a stream.
   return hit('java_deserialization', 'java.base64_gadget', found.run, found.readable ? 1 : 2);
 }

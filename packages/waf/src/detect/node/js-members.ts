@@ -127,9 +127,19 @@ function judgeChain(chain: Chain, text: string): 0 | 1 | 2 {
   if (!(after === '' || after === ';' || assignment || /^\}\s*$/.test(after))) return 0;
   const called = parts.some((p) => p.kind === 'call');
   const computed = parts.some((p) => p.kind === 'string' || p.kind === 'expr');
+  // Every member of console is a function: naming one without calling it does nothing, and
+  // `console.aws.amazon.com`, `console.cloud.google.com` are host names analytics beacons carry.
+  if (root === 'console' && !called && !computed && !assignment) return 0;
+  // `process.example.com`, `global.shop.example`: a lower-case dotted name of three labels or more is
+  // a host name as the whole value; `process.env.NODE_ENV` is not.
+  if (!called && !computed && !assignment && isHostNameShape(text.slice(chain.start, chain.end), parts.length)) return 0;
   // console.log(x) alone is also a developer's search; console["info"](1) is not.
   if (root === 'console') return computed || parts.filter((p) => p.kind === 'call').length > 1 || names.includes('call') ? 2 : 1;
   return called || assignment || computed ? 2 : 1;
+}
+
+function isHostNameShape(text: string, labels: number): boolean {
+  return labels >= 3 && /^[a-z0-9]+(?:\.[a-z0-9]+)*\.[a-z]{2,24}$/.test(text);
 }
 
 function isIdentStart(c: number): boolean {
@@ -204,7 +214,34 @@ function judgeFunctionLiteral(text: string, at: number): DetectorHit | null {
   if (text.slice(0, at).trim().length > 0) return null;
   if (!/^function\s*[\w$]*\s*\([\w$,\s]*\)\s*\{/.test(text.slice(at, at + 200))) return null;
   // It ends as code does ("function() {", "…}", "…;"); "function() {} vs () => {}" goes on in words.
+  // A definition closed and never called (`function(e){return e.target.id}`) runs nothing: the
+  // source text error reporters and analytics send of a handler or a callback. Suspicious only.
+  if (isUninvokedDefinition(text.slice(at))) return hit('node.function_literal', text, at, 1);
   return hit('node.function_literal', text, at, /[{};)]\s*$/.test(text) ? 2 : 1);
+}
+
+/**
+ * `function …(…) { … }` and nothing after its closing brace: defined, not invoked. The brace count
+ * ignores braces inside string literals only roughly (quotes are skipped); a value cut inside the
+ * body (`function() {`, the probe) or followed by `()` / `.call(` is not this.
+ */
+export function isUninvokedDefinition(code: string): boolean {
+  const open = code.indexOf('{');
+  if (open < 0) return false;
+  let depth = 0;
+  let quote = '';
+  for (let i = open; i < code.length && i < 65536; i++) {
+    const c = code[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i > open + 1 && /^[\s;]*$/.test(code.slice(i + 1));
+  }
+  return false;
 }
 
 /**

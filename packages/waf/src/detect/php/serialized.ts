@@ -17,7 +17,37 @@ export function findSerializedObject(text: string): DetectorHit | null {
     if (at > 0 && ((prev >= 48 && prev <= 57) || (prev >= 65 && prev <= 90) || (prev >= 97 && prev <= 122))) continue;
     if (parsesAsObject(text, at)) return { kind: 'cmdi', rule: 'php.serialized_object', evidence: text.slice(at, at + 120), severity: 2 };
   }
+  return findInSerializedBase64(text);
+}
+
+/**
+ * A serialized string (`s:<len>:"…"`) whose content is base64 of an object or of PHP code: what
+ * applications that store `base64_encode(serialize($x))` inside a serialized array (carts, widget
+ * settings, remember-me cookies) decode and unserialize or include one step later. The length must
+ * match, as unserialize() demands; the content is decoded only when it is base64 as a whole.
+ */
+function findInSerializedBase64(text: string): DetectorHit | null {
+  if (!text.includes('s:')) return null;
+  const strings = /(?:^|[{;])s:(\d{2,6}):"/g;
+  let count = 0;
+  for (let m = strings.exec(text); m && count < maxHeaders; m = strings.exec(text), count++) {
+    const start = m.index + m[0].length;
+    const content = text.slice(start, start + Number(m[1]));
+    if (content.length !== Number(m[1]) || text[start + content.length] !== '"') continue;
+    if (content.length < 16 || content.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(content)) continue;
+    const decoded = Buffer.from(content, 'base64').toString('latin1');
+    const inner = findSerializedObjectHeader(decoded);
+    if (inner || /<\?(?:php\b|=)/i.test(decoded)) return { kind: 'cmdi', rule: 'php.serialized_base64', evidence: `${text.slice(m.index, start)}… = ${decoded.slice(0, 80)}`, severity: 2 };
+  }
   return null;
+}
+
+/** An object header anywhere in decoded text (the decoded content is read once, no further nesting). */
+function findSerializedObjectHeader(text: string): boolean {
+  for (let at = nextHeader(text, 0), seen = 0; at >= 0 && seen < maxHeaders; at = nextHeader(text, at + 2), seen++) {
+    if (parsesAsObject(text, at)) return true;
+  }
+  return false;
 }
 
 function nextHeader(text: string, from: number): number {

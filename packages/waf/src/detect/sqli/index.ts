@@ -102,12 +102,37 @@ function unionSelect(r: SqlReader, i: number, stream: TokenStream, afterBreakout
   if (afterBreakout && s > i + 1 && r.at(s) === undefined && r.is(i - 1, 'number')) return { rule: 'sqli.union_select', severity: 1, at: i };
   if (!r.isKeyword(s, 'select')) return null;
   const sel = r.select(s);
-  if (sel && (r.isTerminator(sel.end) || r.is(sel.end, 'rparen') || r.is(sel.end, 'string'))) return { rule: 'sqli.union_select', severity: 2, at: i };
   const deliberate = afterBreakout || stream.executableComments || stream.inlineComments || stream.mixedCase;
-  if (r.isTerminator(s + 1)) return { rule: 'sqli.union_select', severity: deliberate ? 2 : 1, at: i };
+  if (sel && (r.isTerminator(sel.end) || r.is(sel.end, 'rparen') || r.is(sel.end, 'string'))) {
+    // "union select 用法", "union select meaning": a search for the phrase reads as UNION SELECT of
+    // one bare column. A union needs a query to join: an operand it closes (a number, a literal or
+    // a parenthesis) right before it; and a select list an injection uses has SQL in it (a literal,
+    // NULL, a call, a list, `*`, FROM). With neither, the words are prose.
+    if (!deliberate && !closesOperand(r, i) && !selectListIsSql(r, s, sel.end)) return null;
+    return { rule: 'sqli.union_select', severity: 2, at: i };
+  }
+  // `union select` and nothing more: a probe cut after the keyword pair, or a search for the words.
+  // Without an operand before it or obfuscation, it is the search (issue 25: a blog's search box).
+  if (r.isTerminator(s + 1)) return deliberate || closesOperand(r, i) || i > 0 ? { rule: 'sqli.union_select', severity: deliberate ? 2 : 1, at: i } : null;
   // `'union select/`: a probe cut after the keyword pair, only punctuation left.
   if (afterBreakout && r.tokens.slice(s + 1).every((t) => t.type === 'operator' || t.type === 'other' || t.type === 'comment')) return { rule: 'sqli.union_select', severity: 2, at: i };
   return null;
+}
+
+/** UNION right after something a query ends with: a number, a literal, a closing parenthesis, a column name after WHERE-like SQL. */
+function closesOperand(r: SqlReader, i: number): boolean {
+  return r.is(i - 1, 'number') || r.is(i - 1, 'string') || r.is(i - 1, 'rparen') || r.is(i - 1, 'comment') || r.is(i - 1, 'keyword') || r.is(i - 1, 'variable') || (r.is(i - 1, 'word') && r.is(i - 2, 'operator'));
+}
+
+/** Tokens `from` to `end` of a select hold more than bare words: a literal, NULL, a call, a list, `*`, FROM, a variable. */
+function selectListIsSql(r: SqlReader, from: number, end: number): boolean {
+  for (let k = from + 1; k < end; k++) {
+    const t = r.at(k)!;
+    if (t.type === 'word' || t.type === 'dot') continue;
+    if (t.type === 'keyword' && (t.text === 'as' || t.text === 'distinct' || t.text === 'all')) continue;
+    return true;
+  }
+  return false;
 }
 
 /**

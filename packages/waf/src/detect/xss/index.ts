@@ -1,3 +1,4 @@
+import { isUninvokedDefinition } from '../node/js-members.ts';
 import type { Detector, DetectorHit, InputLocation } from '../../types.ts';
 import { decodeHtmlEntities } from '../../decode/html-entities.ts';
 import { decodeUtf7 } from '../../decode/utf7.ts';
@@ -45,6 +46,9 @@ function cannotBeXss(value: string): boolean {
   return !value.includes('document') && !value.includes('window');
 }
 
+/** Attributes whose value the browser loads or follows as a URL (old and new: IE's background, dynsrc, lowsrc). */
+const urlAttributes = new Set(['href', 'src', 'background', 'data', 'action', 'formaction', 'dynsrc', 'lowsrc', 'poster', 'codebase', 'xlink:href']);
+
 /** An attribute list injected after a closed quote (or at the start, for unquoted attributes). */
 function attributeInjection(value: string): XssFinding | null {
   const starts = [0];
@@ -58,6 +62,9 @@ function attributeInjection(value: string): XssFinding | null {
   for (const start of starts) {
     const { attributes } = readAttributes(value, start);
     for (const attribute of attributes) {
+      // After a closed quote, a URL attribute with a script URL (`" background="javascript:…`) lands
+      // in the tag the quote closed: the browser follows it as it would in markup.
+      if (start > 0 && urlAttributes.has(attribute.name) && isScriptUrl(attribute.value.trim())) return { rule: 'xss.script_url', severity: 2, at: start };
       // Only event handlers and style: a lone `href=javascript:` needs a tag and is checked as a URL.
       if (!(attribute.name.startsWith('on') || attribute.name === 'style')) continue;
       const verdict = judgeAttribute(attribute, false);
@@ -210,8 +217,27 @@ function jsfuck(value: string): XssFinding | null {
   return code >= 3 && other * 10 <= code ? { rule: 'xss.js_obfuscated_call', severity: 2, at: 0 } : null;
 }
 
+/**
+ * `top[/al/.source+/ert/.source](1)`: a name assembled from the sources of regex literals, so that no
+ * filter sees it whole. Two `.source` pieces joined by `+` have no use but building a string out of
+ * sight; used as a computed member that is called, or handed to eval/Function/setTimeout, it is
+ * the call (2); assembled alone, suspicious.
+ */
+const regexSourceJoin = /\/[^/\s]{1,40}\/[gimsuy]*\.source\s*\+\s*\/[^/\s]{1,40}\/[gimsuy]*\.source/;
+function regexSourceAssembly(value: string): XssFinding | null {
+  if (!value.includes('.source')) return null;
+  const m = regexSourceJoin.exec(value);
+  if (!m) return null;
+  const after = value.slice(m.index + m[0].length, m.index + m[0].length + 200);
+  const before = value.slice(Math.max(0, m.index - 40), m.index);
+  const called = /^(?:\s*\+\s*\/[^/\s]{1,40}\/[gimsuy]*\.source)*\s*\]\s*\(/.test(after) || /(?:eval|Function|setTimeout|setInterval)\s*\(\s*$/.test(before);
+  return { rule: 'xss.js_obfuscated_call', severity: called ? 2 : 1, at: m.index };
+}
+
 /** Script-context readings: string breakouts, javascript: URLs, bare script. */
 function scriptContext(value: string): XssFinding | null {
+  const assembled = regexSourceAssembly(value);
+  if (assembled?.severity === 2) return assembled;
   for (const quote of ["'", '"', '`']) {
     if (!value.includes(quote)) continue;
     // An attacker's `\'` survives an application that escapes quotes by adding a backslash.
@@ -242,6 +268,10 @@ function scriptContext(value: string): XssFinding | null {
   const tokens = tokenizeJs(value);
   const f = findScript(tokens, 0, value);
   if (!f) return emptyCodecCall(tokens);
+  // The whole value a function defined and never called (`function(e){return document.cookie…}`):
+  // source text that telemetry and error reports carry; what it reads runs only if someone calls it.
+  // Obfuscated shapes still count: no honest source hides its names.
+  if (f.shape !== 'obfuscated' && /^function\s*[\w$]*\s*\(/.test(value.trimStart()) && isUninvokedDefinition(value.trimStart())) return null;
   // The whole value is the call (`alert()`, `setInterval(code, 1)`): a probe, not a sentence.
   if (f.shape === 'plain' && f.at === 0 && value.trim().length <= 80) return { rule: 'xss.js_call', severity: 2, at: 0 };
   return jsFindingToXss(f, tokens, 0, false);

@@ -151,6 +151,11 @@ function isPunct(t: JsToken | undefined, text: string): boolean {
   return t !== undefined && t.type === 'punct' && t.text === text;
 }
 
+/** `at eval (file:line:col)`, `at eval (eval at f (…), <anonymous>:1:1)`: V8's frame of code run by eval. */
+function isStackFrame(text: string, at: number): boolean {
+  return /\bat\s+(?:new\s+)?$/.test(text.slice(Math.max(0, at - 8), at)) && /^eval\s*\((?:eval at |<anonymous>|[^\s()'"`]+:\d+(?::\d+)?\))/.test(text.slice(at, at + 80));
+}
+
 /** The first sink call or sensitive access in the tokens from `from`. */
 export function findScript(tokens: readonly JsToken[], from = 0, text?: string): JsFinding | null {
   for (let k = from; k < tokens.length; k++) {
@@ -161,6 +166,8 @@ export function findScript(tokens: readonly JsToken[], from = 0, text?: string):
       return { at: k, shape: 'obfuscated', name: 'new Function' };
     }
     if (t.type === 'name' && sinks.has(t.text)) {
+      // `at eval (app.js:12:3)`: a frame of a stack trace (error reporters send them), not a call.
+      if (text !== undefined && isStackFrame(text, t.start)) continue;
       const prev = tokens[k - 1];
       const viaDot = isPunct(prev, '.') || isPunct(prev, '?.');
       const receiver = viaDot ? tokens[k - 2] : undefined;
