@@ -2,13 +2,13 @@
 # What the guard's BPF LSM backend costs a file-heavy workload it allows. Boots Debian 12's own
 # kernel (6.1, which enforces BPF LSM) in qemu TCG, as apps/guard/tests/vm/run.sh does, with an
 # initramfs holding rampart-guard, git, and a tarball of Debian's WordPress tree; bench/guard/vm/init.sh
-# then times each workload with the guard off, on (100 rules), and attached but not enforcing,
-# alternating in rounds in the same boot, and prints the ratios and the median of the rounds.
+# then times each workload with the guard off, on (RULES, default 100), and attached but not enforcing,
+# in rounds in the same boot, and prints the ratios and the median of the rounds.
 #
-# TCG emulates every instruction: absolute times are 10-50x a real machine's and mean nothing; the
-# ratios, measured side by side in one boot, are what this reports.
+# TCG emulates every instruction: absolute times mean nothing; the ratios, measured side by side in
+# one boot, are what this reports. By default the guest's clock counts instructions (ICOUNT below).
 #
-#   bench/guard/lsm-overhead.sh            (ROUNDS=3 COPIES=8 ICOUNT=1 VM_MEM=3072 VM_TIMEOUT=3600)
+#   bench/guard/lsm-overhead.sh            (ROUNDS=3 COPIES=8 RULES=100 ICOUNT=1 VM_MEM=3072 VM_TIMEOUT=3600)
 # Run by hand, as any user that can read the kernel (root on the development machine). Printed, not
 # asserted. The kernel and the WordPress package are downloaded once into var/test-peers/.
 set -euo pipefail
@@ -18,6 +18,7 @@ guard=$repo/apps/guard
 peers=$repo/var/test-peers
 rounds=${ROUNDS:-3}
 copies=${COPIES:-8}
+rules=${RULES:-100}
 
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 is not installed"; exit 3; }
 [ -x /bin/busybox ] || { echo "busybox-static is not installed"; exit 3; }
@@ -80,6 +81,6 @@ icount=() clock=wall
 [ "${ICOUNT:-1}" = 1 ] && icount=(-icount shift=0,sleep=off) clock=icount
 timeout "${VM_TIMEOUT:-3600}" qemu-system-x86_64 -accel tcg "${icount[@]}" -m "${VM_MEM:-3072}" -smp 1 -nographic -no-reboot \
   -kernel "$vmlinuz" -initrd "$work/initrd" \
-  -append "console=ttyS0 quiet loglevel=3 lsm=lockdown,capability,landlock,yama,apparmor,bpf panic=-1 bench.rounds=$rounds bench.copies=$copies bench.clock=$clock" \
+  -append "console=ttyS0 quiet loglevel=3 lsm=lockdown,capability,landlock,yama,apparmor,bpf panic=-1 bench.rounds=$rounds bench.copies=$copies bench.rules=$rules bench.clock=$clock" \
   </dev/null | stdbuf -oL tr -d '\r' | tee "$work/console.log"
 grep -q '^DONE' "$work/console.log"

@@ -10,7 +10,9 @@
  *   disable  tamper.rules.set_enabled   -> allowed
  *   enable   tamper.rules.set_enabled   -> denied
  *   delete   tamper.rules.delete        -> allowed
- * ROUNDS (default 20) rounds; p50 / p95 / max of each transition are printed next to the goal.
+ * OTHER_RULES (default 99) rules on other directories are saved first, so each change is planned and
+ * applied over a plan of 100. ROUNDS (default 20) rounds; p50 / p95 / max of each transition are
+ * printed next to the goal.
  * Run by hand as root after `make -C apps/guard`: `node_modules/.bin/node bench/guard/time-to-enforce.ts`.
  * Printed, not asserted.
  */
@@ -24,6 +26,7 @@ import { AgentClient } from '@rampart/agent-client';
 import { startTestAgent } from '../../apps/agent/tests/helpers.ts';
 
 const rounds = Number(process.env['ROUNDS'] ?? 20);
+const otherRules = Number(process.env['OTHER_RULES'] ?? 99);
 const pollMs = Number(process.env['POLL_MS'] ?? 5);
 const goalMs = 1000;
 const helperBin = process.env['GUARD_BIN'] ?? path.resolve(import.meta.dirname, '../../apps/guard/build/rampart-guard');
@@ -104,6 +107,12 @@ try {
   }
 
   const rule = { path: site, process: `${tree}/bin/*`, exempt: [`${tree}/bin/deploy`], level: 10, ops: ['w' as const] };
+  const others = await Promise.all(Array.from({ length: otherRules }, async (_, i) => {
+    const dir = path.join(tree, 'other', `d${i}`);
+    await mkdir(dir, { recursive: true });
+    return { ...rule, path: dir };
+  }));
+  for (let i = 0; i < others.length; i += 100) await client.call('tamper.rules.add', { rules: others.slice(i, i + 100) });
   for (let round = 0; round < rounds; round += 1) {
     let ids: number[] = [];
     await transition('add', 'denied', async () => {
@@ -116,7 +125,8 @@ try {
 
   const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] ?? Number.NaN;
   const f = (ms: number) => `${ms.toFixed(0).padStart(5)} ms`;
-  console.log(`time to enforce, fanotify backend: ${rounds} rounds, writer polls every ${pollMs} ms, goal <= ${goalMs} ms; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const status = await client.call('tamper.status', {});
+  console.log(`time to enforce, fanotify backend: ${rounds} rounds, the measured rule and ${status.rules} others (${status.objects} objects), writer polls every ${pollMs} ms, goal <= ${goalMs} ms; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const [name, { enforce, answer }] of Object.entries(times)) {
     const worst = Math.max(...enforce);
     console.log(`${name.padEnd(8)} to effect p50 ${f(pct(enforce, 50))} p95 ${f(pct(enforce, 95))} max ${f(worst)}   (agent call answered p50 ${f(pct(answer, 50))})   ${worst <= goalMs ? 'within' : 'OVER'} the goal`);

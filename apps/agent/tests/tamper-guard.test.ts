@@ -158,6 +158,11 @@ describe.skipIf(skipReason !== null)(`tamper protection with the real helper (fa
     expect(events[0]).toMatchObject({ params: { op: 'w', process: `${tree}/bin/sh`, rule: expect.stringMatching(/^tamper:\d+$/) } });
     expect(String(events[0]!.params['path'])).toContain('index.html');
 
+    // the rule's notification is on: one notice, sent by the alert methods
+    const notices = (await client.call('notices.list', { offset: 0, limit: 50 })).list.filter((n) => n.kind === 'guard_denied');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.params).toMatchObject({ module: 'tamper', op: 'w', process: `${tree}/bin/sh` });
+
     // module off: the same write goes through
     await client.call('module.switch', { modules: ['tamper'], status: 0 });
     expect(runIn(path.join(tree, 'bin/sh'), `echo later >> '${index()}'`).status).toBe(0);

@@ -1,12 +1,13 @@
 #!/bin/busybox sh
 # /init of bench/guard/lsm-overhead.sh: under Debian 12's kernel, builds COPIES copies of the WordPress
-# tree in a tmpfs, a git index over them, and a plan of 100 rules on directories across the tree that
-# restrict a class of executables the workload is not in (every access is allowed, and judged). Then
-# times each workload in three states, alternating, ROUNDS times in this one boot:
+# tree in a tmpfs, a git index over them, and a plan of RULES (100) rules on directories across the
+# tree that restrict a class of executables the workload is not in (every access is allowed, and
+# judged). Then times each workload in three states, ROUNDS times in this one boot (on and idle
+# back to back, switched by an apply):
 #   off   no BPF program attached (helper stopped, pins removed with --unload);
-#   on    the helper's programs attached, the 100-rule plan enforced;
+#   on    the helper's programs attached, the plan enforced;
 #   idle  the programs attached, the same plan with enforce false (the hooks return at once).
-# Prints RESULT lines, then RATIO lines (median of the rounds), then DONE.
+# Prints RESULT lines, ENFORCE lines (apply to effect), RATIO lines (median of the rounds), then DONE.
 /bin/busybox mkdir -p /usr/bin /usr/sbin /sbin
 /bin/busybox --install -s
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/tmp
@@ -42,10 +43,11 @@ cd /
 ino() { stat -c '"dev":%d,"ino":%i' "$1"; }
 # One set per object, one tamper-like slot each: class 0 (restricted) minus class 1 (exempt) may not
 # write, create, delete, rename, chmod, exec or read under it.
+rules=$(arg rules); rules=${rules:-100}
 others=$(find /t/site/wp* -mindepth 2 -type d | wc -l)
-step=$((others / 91))
+step=$((others / (rules > copies + 1 ? rules - copies - 1 : 1)))
 { echo /t/site/up; i=0; while [ $i -lt "$copies" ]; do echo /t/site/wp$i; i=$((i + 1)); done
-  find /t/site/wp* -mindepth 2 -type d | awk -v s="$step" 'NR % s == 0'; } | head -100 > /tmp/objects
+  find /t/site/wp* -mindepth 2 -type d | awk -v s="$step" 'NR % s == 0'; } | head -"$rules" > /tmp/objects
 plan() { # enforce
   printf '{"generation":%s,"enforce":%s,"objects":[' "$(/now)" "$1"
   n=0
@@ -153,12 +155,13 @@ enter off
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 ms() { awk -v w="$1" -v s="$2" '$2 == w && $3 == s { print $5 }' /tmp/results | median; }
-# Each round's ratio (they cancel drift between rounds), listed and as their median.
-ratios() { awk -v w="$1" -v s="$2" '$2 == w { t[$3 "," $4] = $5 } END { for (r = 1; t["off," r]; r++) print t[s "," r] / t["off," r] }' /tmp/results; }
+# Each round's ratio (they cancel drift between rounds), listed and as their median. on/idle pairs
+# runs made back to back, the steadiest figure when the clock is the host's.
+ratios() { awk -v w="$1" -v s="$2" -v b="${3:-off}" '$2 == w { t[$3 "," $4] = $5 } END { for (r = 1; t[b "," r]; r++) print t[s "," r] / t[b "," r] }' /tmp/results; }
 for w in $workloads; do
   echo "RATIO $w: off $(ms "$w" off) $unit, on $(ms "$w" on) $unit, idle $(ms "$w" idle) $unit (medians);" \
-    "on/off $(ratios "$w" on | median | xargs printf %.3f), idle/off $(ratios "$w" idle | median | xargs printf %.3f) (median of per-round ratios);" \
-    "rounds on/off: $(ratios "$w" on | xargs printf '%.2f ')"
+    "on/off $(ratios "$w" on | median | xargs printf %.3f), idle/off $(ratios "$w" idle | median | xargs printf %.3f)," \
+    "on/idle $(ratios "$w" on idle | median | xargs printf %.3f) (medians of per-round ratios); rounds on/off: $(ratios "$w" on | xargs printf '%.2f ')"
 done
 while read -r line; do echo "HELPER $line"; done < /tmp/helper.err
 echo "DONE"

@@ -44,6 +44,17 @@ export const noticeKinds = {
     title: { 'zh-CN': '远程登录提醒', 'en-US': 'Remote login' },
     content: { 'zh-CN': '用户 {user} 从 {ip}（{area}）通过 {method} 登录了 SSH。', 'en-US': 'User {user} logged in over SSH from {ip} ({area}) by {method}.' },
   },
+  /**
+   * A guard denial (tamper, naming or user protection) of a rule whose notification is on. One per
+   * rule, operation and process while unread (dedupe), so a looping process raises one notice.
+   */
+  guard_denied: {
+    title: { 'zh-CN': '文件防护拦截了操作', 'en-US': 'The file guard denied an operation' },
+    content: {
+      'zh-CN': '{module|module}：进程 {process}（PID {pid}）对 {path} 的{op|tamperop}操作已被拦截（规则 {rule}）。',
+      'en-US': '{module|module}: {op|tamperop} of {path} by {process} (PID {pid}) was denied (rule {rule}).',
+    },
+  },
   attack: {
     title: { 'zh-CN': '检测到攻击', 'en-US': 'Attack detected' },
     content: { 'zh-CN': '{module|module}：{summary}', 'en-US': '{module|module}: {summary}' },

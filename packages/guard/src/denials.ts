@@ -1,4 +1,5 @@
-import { moduleKeys, type EventInput, type GuardDenial, type ModuleKey } from '@rampart/contracts';
+import { createHash } from 'node:crypto';
+import { moduleKeys, type EventInput, type GuardDenial, type ModuleKey, type NoticeInput } from '@rampart/contracts';
 
 /*
  * Denials reported by the helper, as event-store records. A process looping on a denied write
@@ -8,6 +9,8 @@ import { moduleKeys, type EventInput, type GuardDenial, type ModuleKey } from '@
 
 export interface DenialRecorderOptions {
   sink: (input: EventInput) => void;
+  /** Raises the notice of a denial whose rule has notification on (sent by the alert methods). */
+  notice?: (input: NoticeInput) => void;
   now?: () => number;
   /** Events per rule per window. Default 20. */
   limit?: number;
@@ -70,6 +73,20 @@ export function denialEvent(denial: GuardDenial): EventInput {
   };
 }
 
+/**
+ * The notice of a denial. Deduplicated per rule, operation and process while unread: an
+ * administrator learns that nginx was denied writes under rule 3 once, not once per write.
+ */
+export function denialNotice(denial: GuardDenial): NoticeInput {
+  const process = (denial.exe || denial.comm).slice(0, 1000);
+  const key = createHash('sha256').update(`${denial.rule}\0${denial.op}\0${process}`).digest('hex').slice(0, 32);
+  return {
+    kind: 'guard_denied',
+    params: { module: denialModule(denial.rule), op: denial.op, path: denial.path.slice(0, 1000), process, pid: denial.pid, rule: denial.rule },
+    dedupe_key: `guard_denied:${key}`,
+  };
+}
+
 export class DenialRecorder {
   readonly #options: DenialRecorderOptions;
   readonly #now: () => number;
@@ -81,6 +98,7 @@ export class DenialRecorder {
   }
 
   record(denial: GuardDenial): void {
+    if (denial.notify) this.#options.notice?.(denialNotice(denial));
     const now = this.#now();
     const windowMs = this.#options.windowMs ?? 10_000;
     let window = this.#windows.get(denial.rule);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventInputSchema, renderEvent, type EventInput, type GuardDenial } from '@rampart/contracts';
-import { DenialRecorder, denialEvent } from '../src/index.ts';
+import { eventInputSchema, noticeInputSchema, renderEvent, renderNotice, type EventInput, type GuardDenial, type NoticeInput } from '@rampart/contracts';
+import { DenialRecorder, denialEvent, denialNotice } from '../src/index.ts';
 
 const denial = (fields: Partial<GuardDenial> = {}): GuardDenial => ({
   event: 'denied', op: 'w', rule: 'tamper:1', notify: true, pid: 77, uid: 33, comm: 'sh', exe: '/usr/bin/dash', path: '/var/www/index.php', repeats: 1, time: 0, ...fields,
@@ -15,6 +15,24 @@ describe('denial events', () => {
     expect(renderEvent(input.kind, input.params!, 'zh-CN').content).toContain('修改');
     const named = denialEvent(denial({ rule: 'name:3', op: 'c', exe: '', comm: 'php' }));
     expect(named).toMatchObject({ kind: 'tamper.name_denied', params: { process: 'php', rule: 'name:3' } });
+  });
+
+  it('a rule with notification on raises a notice that reads in both languages, one per rule, operation and process', () => {
+    const notices: NoticeInput[] = [];
+    const recorder = new DenialRecorder({ sink: () => undefined, notice: (n) => notices.push(n), timers: false });
+    recorder.record(denial());
+    recorder.record(denial({ path: '/var/www/other.php' }));
+    recorder.record(denial({ notify: false, rule: 'tamper:9' }));
+    recorder.record(denial({ exe: '/usr/sbin/nginx' }));
+    expect(notices).toHaveLength(3);
+    expect(notices.every((n) => noticeInputSchema.safeParse(n).success)).toBe(true);
+    // the store keeps one unread notice per dedupe key: the same rule, operation and process
+    expect(notices[0]!.dedupe_key).toBe(notices[1]!.dedupe_key);
+    expect(notices[2]!.dedupe_key).not.toBe(notices[0]!.dedupe_key);
+    expect(notices.some((n) => n.params?.['rule'] === 'tamper:9')).toBe(false);
+    const text = renderNotice('guard_denied', denialNotice(denial()).params!, 'en-US');
+    expect(text.content).toBe('Tamper protection: Modify of /var/www/index.php by /usr/bin/dash (PID 77) was denied (rule tamper:1).');
+    expect(renderNotice('guard_denied', denialNotice(denial({ rule: 'account:passwd' })).params!, 'zh-CN').content).toContain('用户防护');
   });
 
   it('at most `limit` events per rule per window, then one summary with the count', () => {

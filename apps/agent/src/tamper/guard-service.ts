@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '@rampart/sqlite';
-import { tamperOps, type EventInput, type GuardHello, type GuardStatus, type RuleState } from '@rampart/contracts';
+import { tamperOps, type EventInput, type NoticeInput, type GuardHello, type GuardStatus, type RuleState } from '@rampart/contracts';
 import {
   DenialRecorder,
   GuardHelperClient,
@@ -33,6 +33,7 @@ function notEnforced(states: GuardRuleStates): GuardRuleStates {
 
 export interface GuardSinks {
   event(input: EventInput): void;
+  notice?(input: NoticeInput): void;
 }
 
 export interface GuardServiceOptions {
@@ -94,7 +95,7 @@ export class GuardService {
     this.db = openTamperDb(path.join(options.stateDir, 'tamper.db'));
     this.rules = new TamperRulesRepo(this.db);
     this.names = new NamingRulesRepo(this.db);
-    this.#denials = new DenialRecorder({ sink: (input) => options.sinks.event(input), now: this.#now, timers: options.background !== false });
+    this.#denials = new DenialRecorder({ sink: (input) => options.sinks.event(input), notice: options.sinks.notice ? (input) => options.sinks.notice?.(input) : undefined, now: this.#now, timers: options.background !== false });
     this.#client = new GuardHelperClient({
       socketPath: options.helper.socketPath,
       log: options.log,
