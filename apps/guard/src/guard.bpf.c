@@ -3,10 +3,13 @@
  * Rampart guard, BPF LSM backend. Every decision is a table lookup over maps the helper fills from
  * the agent's plan (packages/contracts/src/guard-helper.ts); no policy lives here.
  *
- * A decision: (1) skip kernel threads and trusted tgids; (2) walk from the entry up its d_parent
- * chain (at most GUARD_MAX_DEPTH levels) to the nearest protected object (dev, ino); (3) try the
- * object's set's slots in order, the first slot that matches decides (deny or allow); no slot
- * matching, or no object: allowed. A denial returns -EPERM and pushes a record to the ring buffer.
+ * A decision: (0) allow at once an operation no slot of the plan can deny (the config's deny
+ * masks); (1) skip kernel threads, operations no slot can deny this process's classes (its
+ * executable's deny mask) and trusted tgids; (2) walk from the entry up its d_parent chain (at most
+ * GUARD_MAX_DEPTH levels) to the nearest protected object (dev, ino), a walk cached per directory
+ * (dir_cache); (3) try the object's set's slots in order, the first slot that matches decides (deny
+ * or allow); no slot matching, or no object: allowed. A denial returns -EPERM and pushes a record
+ * to the ring buffer.
  *
  * Written for the 6.1 verifier: the walk, the slots and the byte scans are bpf_loop callbacks (each
  * verified once), everything else is straight-line code; kernel memory is read with CO-RE reads.
@@ -40,6 +43,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define EPERM 1
 #define FMODE_READ 0x1
 #define FMODE_WRITE 0x2
+#define FMODE_CREATED 0x100000
 #define O_TRUNC 01000
 #define S_IFMT 00170000
 #define S_IFDIR 0040000
@@ -64,12 +68,12 @@ struct {
   __type(value, struct guard_slot_val);
 } slots SEC(".maps");
 
-/* Executable (dev, ino) → class bitmask. */
+/* Executable (dev, ino) → class bitmask and the operations the plan can deny it. */
 struct {
   __uint(type, BPF_MAP_TYPE_HASH);
   __uint(max_entries, GUARD_MAP_EXES);
   __type(key, struct guard_inode_key);
-  __type(value, __u64);
+  __type(value, struct guard_exe_val);
 } exes SEC(".maps");
 
 /* Thread-group ids never denied (lock-out proof: the agent and the helper). */
@@ -123,12 +127,16 @@ static __always_inline struct guard_inode_key inode_key(struct inode *inode)
   return k;
 }
 
+/*
+ * d: a typed (BTF) pointer. Hot paths read typed pointers directly (one load each, faults read as
+ * 0) rather than with BPF_CORE_READ (a helper call each); the walk's untyped numbers cannot.
+ */
 static __always_inline __u32 dentry_is_dir(struct dentry *d)
 {
-  struct inode *inode = BPF_CORE_READ(d, d_inode);
+  struct inode *inode = d->d_inode;
   if (!inode)
     return 0;
-  return (BPF_CORE_READ(inode, i_mode) & S_IFMT) == S_IFDIR;
+  return (inode->i_mode & S_IFMT) == S_IFDIR;
 }
 
 /* ---- the walk up to the nearest protected object ------------------------------------------ */
@@ -136,7 +144,7 @@ static __always_inline __u32 dentry_is_dir(struct dentry *d)
 struct walk_ctx {
   __u64 d;       /* the dentry at this level, as a plain number (read with CO-RE reads) */
   __u64 dev, ino;
-  __u32 set, depth, found, pad;
+  __u32 set, depth, found, at_root; /* at_root: stopped at a dentry that is its own parent */
 };
 
 static long walk_cb(__u32 i, struct walk_ctx *w)
@@ -156,19 +164,90 @@ static long walk_cb(__u32 i, struct walk_ctx *w)
     }
   }
   struct dentry *p = BPF_CORE_READ(d, d_parent);
-  if (!p || (__u64)p == w->d)
-    return 1; /* the root of this filesystem */
+  if (!p || (__u64)p == w->d) {
+    w->at_root = p != 0;
+    return 1; /* the root of this filesystem (or of a disconnected tree) */
+  }
   w->d = (__u64)p;
   return 0;
 }
 
-/* skip_self: a create checks the directory it creates in, never the (negative) new entry. */
-static __always_inline int find_object(struct dentry *entry, __u32 skip_self, struct walk_ctx *w)
+/*
+ * The walk's result per directory, in the directory inode's BPF storage: what the walk from that
+ * directory up found (the object and how many levels above the directory it is, or none), so the
+ * next entry created, opened or changed in the same directory costs one lookup instead of a walk.
+ *
+ * When it is stale, and why it is never used then:
+ * - A new plan changes the objects: an entry is valid only for the config's apply_seq it was made
+ *   at (read before the walk, so a walk that raced an apply is stored under the older number).
+ * - A directory moving changes the ancestors of everything below it, and any cached directory may
+ *   be below it: every rename of a directory bumps a global count (dir_renames) AFTER the move
+ *   (fexit of vfs_rename, guard_rename_done), and an entry is valid only for the count read before
+ *   its walk. A walk that ran while a rename was under way read the count before the bump, so its
+ *   entry dies with the bump; one that reads the bumped count walks the moved tree. Bumping on the
+ *   LSM hook instead would be too early: a walk between the hook and the move would be cached as
+ *   valid. Directory renames are rare next to opens and creates, so a global count costs little,
+ *   and file renames (editors, atomic rewrites, git's lock files) do not bump it.
+ * - Directories can change parents without vfs_rename on network and pseudo filesystems (a remote
+ *   rename seen at lookup, kernfs) and when a disconnected dentry (from a file handle, nfsd) is
+ *   attached to its parent. So only local disk filesystems and tmpfs are cached (cacheable_fs),
+ *   and a walk that ended at a root other than the filesystem's own root is not stored.
+ * - When the rename hook cannot be attached (config dircache 0) or the kernel refuses this code
+ *   (lsm.c then loads with use_dircache 0, which the verifier prunes), every decision walks.
+ * An inode's storage is freed with the inode, so a reused inode number starts without one.
+ */
+struct dir_cache {
+  struct bpf_spin_lock lock; /* two CPUs may fill the same directory's entry at once */
+  __u32 found, set, dist;    /* dist: levels from this directory up to the object (0: itself) */
+  __u64 seq, renames, dev, ino;
+};
+
+struct {
+  __uint(type, BPF_MAP_TYPE_INODE_STORAGE);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
+  __type(key, int);
+  __type(value, struct dir_cache);
+} dircache SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, __u64);
+} dir_renames SEC(".maps");
+
+const volatile __u32 use_dircache = 1; /* lsm.c loads with 0 if the kernel refuses the cache */
+
+#define MAGIC_EXT4 0xEF53        /* ext2, ext3, ext4 */
+#define MAGIC_XFS 0x58465342
+#define MAGIC_BTRFS 0x9123683E
+#define MAGIC_TMPFS 0x01021994
+#define MAGIC_F2FS 0xF2F52010
+
+static __always_inline int cacheable_fs(struct inode *dir)
+{
+  unsigned long magic = dir->i_sb->s_magic;
+  return magic == MAGIC_EXT4 || magic == MAGIC_XFS || magic == MAGIC_BTRFS || magic == MAGIC_TMPFS ||
+         magic == MAGIC_F2FS;
+}
+
+static __always_inline __u64 dir_renames_now(void)
+{
+  __u32 zero = 0;
+  __u64 *n = bpf_map_lookup_elem(&dir_renames, &zero);
+  return n ? *n : 0;
+}
+
+/*
+ * skip_self: a create checks the directory it creates in, never the (negative) new entry.
+ * seq: the config's apply_seq when the cache may be used, else 0.
+ */
+static __always_inline int find_object(struct dentry *entry, __u32 skip_self, __u64 seq, struct walk_ctx *w)
 {
   if (!skip_self) {
-    struct inode *inode = BPF_CORE_READ(entry, d_inode);
+    struct inode *inode = entry->d_inode;
     if (inode) {
-      struct guard_inode_key k = inode_key(inode);
+      struct guard_inode_key k = { .dev = inode->i_sb->s_dev, .ino = inode->i_ino };
       struct guard_object_val *o = bpf_map_lookup_elem(&objects, &k);
       if (o) {
         w->found = 1;
@@ -180,11 +259,50 @@ static __always_inline int find_object(struct dentry *entry, __u32 skip_self, st
       }
     }
   }
-  struct dentry *p = BPF_CORE_READ(entry, d_parent);
+  struct dentry *p = entry->d_parent; /* typed (BTF) pointers: the inode's storage needs one */
   if (!p || p == entry)
     return 0;
-  w->d = (__u64)p; /* a number, not a typed pointer: the callback's state stays the same each turn */
+
+  struct dir_cache *dc = 0;
+  __u64 renames = 0;
+  struct inode *dir = p->d_inode;
+  if (use_dircache && seq && dir && cacheable_fs(dir)) {
+    renames = dir_renames_now();
+    dc = bpf_inode_storage_get(&dircache, dir, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+    if (dc) {
+      __u32 hit = 0;
+      bpf_spin_lock(&dc->lock);
+      if (dc->seq == seq && dc->renames == renames) {
+        hit = 1;
+        w->found = dc->found;
+        w->set = dc->set;
+        w->depth = dc->dist + 1;
+        w->dev = dc->dev;
+        w->ino = dc->ino;
+      }
+      bpf_spin_unlock(&dc->lock);
+      if (hit)
+        return w->found;
+    }
+  }
+
+  /* A number, not a typed pointer: the callback's state stays the same each turn. */
+  w->d = (__u64)BPF_CORE_READ(entry, d_parent);
   bpf_loop(GUARD_MAX_DEPTH, walk_cb, w, 0);
+
+  /* Not stored: a walk that stopped at the root of a disconnected tree (see dir_cache). */
+  struct dentry *last = (struct dentry *)w->d;
+  if (dc && (w->found || !w->at_root || (__u64)BPF_CORE_READ(last, d_sb, s_root) == w->d)) {
+    bpf_spin_lock(&dc->lock);
+    dc->seq = seq;
+    dc->renames = renames;
+    dc->found = w->found;
+    dc->set = w->set;
+    dc->dist = w->depth ? w->depth - 1 : 0;
+    dc->dev = w->dev;
+    dc->ino = w->ino;
+    bpf_spin_unlock(&dc->lock);
+  }
   return w->found;
 }
 
@@ -327,8 +445,29 @@ static __always_inline int name_fits(struct scratch *sc, struct guard_slot_val *
 
 struct eval_ctx {
   __u64 classes;
-  __u32 set, op, is_dir, hit, deny, pad;
+  __u64 entry;   /* the entry's dentry, as a number (see walk_ctx) */
+  __u32 set, op, is_dir, hit, deny, named;
 };
+
+/*
+ * The entry's name in task storage, copied on the first slot that needs it (most sets have no
+ * naming slot, and most decisions end before one): a copy of up to 255 bytes per hook saved.
+ */
+static __always_inline struct scratch *entry_name(struct eval_ctx *c)
+{
+  struct scratch *sc =
+    bpf_task_storage_get(&scratch, bpf_get_current_task_btf(), 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+  if (!sc || c->named)
+    return sc;
+  struct dentry *entry = (struct dentry *)c->entry;
+  __u32 len = BPF_CORE_READ(entry, d_name.len);
+  if (len > 255)
+    len = 255;
+  sc->len = len;
+  bpf_probe_read_kernel(sc->name, len & 255, BPF_CORE_READ(entry, d_name.name));
+  c->named = 1;
+  return sc;
+}
 
 static long slot_cb(__u32 i, struct eval_ctx *c)
 {
@@ -345,7 +484,7 @@ static long slot_cb(__u32 i, struct eval_ctx *c)
   if ((s->target == TARGET_FILE && c->is_dir) || (s->target == TARGET_DIR && !c->is_dir))
     return 0;
   if (s->malformed || s->name_kind != NAME_ANY) {
-    struct scratch *sc = my_scratch();
+    struct scratch *sc = entry_name(c);
     if (!sc)
       return 0;
     if (s->malformed ? !name_malformed(sc) : !name_fits(sc, s))
@@ -404,39 +543,46 @@ static __always_inline int check(struct dentry *entry, __u32 op, __u32 is_dir, _
 {
   __u32 zero = 0;
   struct guard_config *cfg = bpf_map_lookup_elem(&guard_cfg, &zero);
-  if (!cfg || !cfg->enforce || !cfg->nobjects)
+  /* No slot of the plan denies op to anyone: allowed, whatever the walk would find. */
+  if (!cfg || !cfg->enforce || !cfg->nobjects || !(cfg->deny_ops & op))
     return 0;
+  __u32 classless_ops = cfg->deny_ops_classless;
+  __u64 seq = cfg->dircache ? cfg->apply_seq : 0;
 
   struct task_struct *task = bpf_get_current_task_btf();
-  struct mm_struct *mm = BPF_CORE_READ(task, mm);
+  struct mm_struct *mm = task->mm;
   if (!mm)
     return 0; /* kernel threads are never denied */
+
+  struct guard_inode_key exe = {};
+  struct file *exe_file = mm->exe_file;
+  if (exe_file) {
+    struct inode *exe_inode = exe_file->f_inode;
+    exe.dev = exe_inode->i_sb->s_dev;
+    exe.ino = exe_inode->i_ino;
+  }
+  struct eval_ctx c = { .op = op, .is_dir = is_dir, .entry = (__u64)entry };
+  /*
+   * The operations any slot of the plan can deny this process: for a process without classes,
+   * those of the slots with proc == -1. Outside them no object's set can deny it, so the walk is
+   * not needed (most processes and hooks; an executable exempt from every rule that covers op).
+   */
+  __u32 deniable = classless_ops;
+  struct guard_exe_val *ev = bpf_map_lookup_elem(&exes, &exe);
+  if (ev) {
+    c.classes = ev->classes;
+    deniable = ev->deny_ops;
+  }
+  if (!(deniable & op))
+    return 0;
   __u32 tgid = bpf_get_current_pid_tgid() >> 32;
   if (bpf_map_lookup_elem(&trusted, &tgid))
     return 0;
 
   struct walk_ctx w = {};
-  if (!find_object(entry, skip_self, &w))
+  if (!find_object(entry, skip_self, seq, &w))
     return 0;
-
-  struct guard_inode_key exe = {};
-  struct file *exe_file = BPF_CORE_READ(mm, exe_file);
-  if (exe_file)
-    exe = inode_key(BPF_CORE_READ(exe_file, f_inode));
-  struct eval_ctx c = { .set = w.set, .op = op, .is_dir = is_dir };
-  __u64 *classes = bpf_map_lookup_elem(&exes, &exe);
-  if (classes)
-    c.classes = *classes;
-
-  /* The entry's name, for naming slots. */
-  struct scratch *sc = bpf_task_storage_get(&scratch, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-  if (sc) {
-    __u32 len = BPF_CORE_READ(entry, d_name.len);
-    if (len > 255)
-      len = 255;
-    sc->len = len;
-    bpf_probe_read_kernel(sc->name, len & 255, BPF_CORE_READ(entry, d_name.name));
-  }
+  c.set = w.set;
 
   bpf_loop(GUARD_MAX_SLOTS, slot_cb, &c, 0);
   if (!c.hit || !c.deny)
@@ -452,9 +598,16 @@ int BPF_PROG(guard_file_open, struct file *file, int ret)
 {
   if (ret)
     return ret;
-  struct dentry *d = BPF_CORE_READ(file, f_path.dentry);
-  __u32 mode = BPF_CORE_READ(file, f_mode), flags = BPF_CORE_READ(file, f_flags);
+  struct dentry *d = file->f_path.dentry;
+  __u32 mode = file->f_mode, flags = file->f_flags;
   __u32 is_dir = dentry_is_dir(d);
+  /*
+   * An open that created the file (creat, O_CREAT of a new name) was judged as a create (c) by
+   * inode_create; its write-open of the empty new file is part of that, not a modification (w), so
+   * a "no modify" rule does not also forbid creating files.
+   */
+  if (mode & FMODE_CREATED)
+    return 0;
   /* O_TRUNC is still in f_flags here (do_dentry_open clears it after this hook). */
   if ((mode & FMODE_WRITE) || (flags & O_TRUNC)) {
     if (check(d, OP_W, is_dir, 0))
@@ -529,7 +682,7 @@ int BPF_PROG(guard_inode_rename, struct inode *old_dir, struct dentry *old_dentr
     return -EPERM;
   if (check(new_dentry, OP_C, is_dir, 1))
     return -EPERM;
-  if (BPF_CORE_READ(new_dentry, d_inode)) {
+  if (new_dentry->d_inode) {
     __u32 target_dir = dentry_is_dir(new_dentry);
     if (check(new_dentry, OP_D, target_dir, 0))
       return -EPERM;
@@ -541,7 +694,7 @@ int BPF_PROG(guard_inode_rename, struct inode *old_dir, struct dentry *old_dentr
 /* setattr: t for times; w for mode, owner and size. */
 static __always_inline int setattr(struct dentry *dentry, struct iattr *attr)
 {
-  __u32 valid = BPF_CORE_READ(attr, ia_valid);
+  __u32 valid = attr->ia_valid;
   __u32 is_dir = dentry_is_dir(dentry);
   if ((valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_SIZE)) && check(dentry, OP_W, is_dir, 0))
     return -EPERM;
@@ -573,6 +726,23 @@ int BPF_PROG(guard_bprm_check, struct linux_binprm *bprm, int ret)
   if (ret)
     return ret;
   /* current->mm is still the caller's here: the caller is judged, the file is the entry. */
-  struct dentry *d = BPF_CORE_READ(bprm, file, f_path.dentry);
+  struct dentry *d = bprm->file->f_path.dentry;
   return check(d, OP_X, 0, 0);
+}
+
+/*
+ * After every rename (even a failed one: cheap, and nothing to reason about) that involved a
+ * directory on either side: directory caches made before it may name the wrong object (dir_cache).
+ */
+SEC("fexit/vfs_rename")
+int BPF_PROG(guard_rename_done, struct renamedata *rd, int ret)
+{
+  struct dentry *old = rd->old_dentry, *new = rd->new_dentry;
+  if (!dentry_is_dir(old) && !dentry_is_dir(new))
+    return 0;
+  __u32 zero = 0;
+  __u64 *n = bpf_map_lookup_elem(&dir_renames, &zero);
+  if (n)
+    __sync_fetch_and_add(n, 1);
+  return 0;
 }

@@ -29,6 +29,16 @@ struct guard_object_val {
   __u32 dir;
 };
 
+/*
+ * An executable's classes, and the operations some slot of the plan can deny it (lsm.c,
+ * reach_ops): check() allows any other operation before walking.
+ */
+struct guard_exe_val {
+  __u64 classes;
+  __u32 deny_ops;
+  __u32 pad;
+};
+
 struct guard_slot_key {
   __u32 set;  /* set id | bank bit */
   __u32 index;
@@ -48,6 +58,16 @@ struct guard_config {
   __u32 bank;          /* the bank the live objects point at */
   __u64 generation;
   __u32 nobjects;      /* 0: nothing protected, skip the walk */
+  /*
+   * Fast paths (lsm.c computes them from the plan's slots): an operation outside deny_ops can be
+   * denied to no process, one outside deny_ops_classless to no process without a class (only slots
+   * with proc == -1 can match those). Either way check() allows it before the walk. Masks only ever
+   * name more operations than the plan can deny, never fewer (lsm_apply widens them first).
+   */
+  __u32 deny_ops;
+  __u32 deny_ops_classless;
+  __u64 apply_seq;     /* bumped by every apply (never 0 once applied): older directory caches are stale */
+  __u32 dircache;      /* 1: directory renames are tracked (guard_rename_done attached), caches usable */
   __u32 pad;
 };
 

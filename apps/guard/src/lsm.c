@@ -30,6 +30,7 @@ static struct ring_buffer *rb;
 static char pin_dir[PATH_MAX / 2] = "/sys/fs/bpf/rampart";
 static bool pinning, links_pinned;
 static struct guard_config live; /* what the config map says now */
+static bool renames_tracked;      /* guard_rename_done attached (and pinned when pinning) */
 
 /* Paths of the last plan's objects and executables, for events; sorted by (dev, ino). */
 struct named_inode {
@@ -70,14 +71,17 @@ static bool bpf_lsm_listed(void)
   return false;
 }
 
-/* The inode_setattr hook gained an idmap argument in 6.8: load the variant the kernel's BTF has. */
-static int setattr_args(void)
+/*
+ * The number of arguments of a kernel function, from the kernel's BTF; -1 when it has none. The
+ * inode_setattr hook gained an idmap argument in 6.8: lsm.c loads the variant the kernel has.
+ */
+static int kernel_func_args(const char *name)
 {
   struct btf *btf = btf__load_vmlinux_btf();
   if (!btf)
     return -1;
   int n = -1;
-  __s32 id = btf__find_by_name_kind(btf, "bpf_lsm_inode_setattr", BTF_KIND_FUNC);
+  __s32 id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
   if (id > 0) {
     const struct btf_type *fn = btf__type_by_id(btf, id);
     const struct btf_type *proto = btf__type_by_id(btf, fn->type);
@@ -115,8 +119,10 @@ static void set_map_pins(void)
   char path[PATH_MAX];
   bpf_object__for_each_map(map, skel->obj)
   {
-    if (bpf_map__type(map) == BPF_MAP_TYPE_TASK_STORAGE)
-      continue; /* scratch: nothing worth keeping */
+    /* scratch and dircache: nothing worth keeping; .rodata: a reused pin would keep old values */
+    if (bpf_map__type(map) == BPF_MAP_TYPE_TASK_STORAGE || bpf_map__type(map) == BPF_MAP_TYPE_INODE_STORAGE ||
+        bpf_map__is_internal(map))
+      continue;
     pin_path(path, sizeof(path), "map_", bpf_map__name(map));
     bpf_map__set_pin_path(map, path);
   }
@@ -162,13 +168,16 @@ static bool any_link_pinned(void)
   return found;
 }
 
-static int open_and_load(int setattr_variant)
+/* dircache: load the directory cache and its rename counter (guard.bpf.c, dir_cache). */
+static int open_and_load(int setattr_variant, bool dircache)
 {
   skel = guard_bpf__open();
   if (!skel)
     return -errno ? -errno : -EINVAL;
   bpf_program__set_autoload(skel->progs.guard_setattr_v1, setattr_variant == 1);
   bpf_program__set_autoload(skel->progs.guard_setattr_v2, setattr_variant == 2);
+  bpf_program__set_autoload(skel->progs.guard_rename_done, dircache);
+  skel->rodata->use_dircache = dircache;
   if (pinning)
     set_map_pins();
   int err = guard_bpf__load(skel);
@@ -189,21 +198,30 @@ static int attach_and_pin(void)
   const char *keep[32];
   char names[32][64];
   size_t nkeep = 0;
+  renames_tracked = false;
   bpf_object__for_each_program(prog, skel->obj)
   {
     if (!bpf_program__autoload(prog))
       continue;
-    struct bpf_link *link = bpf_program__attach_lsm(prog);
+    /* The rename counter is optional: without it the directory cache is off (config dircache). */
+    bool counter = prog == skel->progs.guard_rename_done;
+    struct bpf_link *link = counter ? bpf_program__attach_trace(prog) : bpf_program__attach_lsm(prog);
+    if (!link && counter)
+      continue;
     if (!link)
       return -errno;
+    renames_tracked |= counter && !pinning;
     if (!pinning || nkeep >= 32)
       continue;
     char path[PATH_MAX];
     snprintf(names[nkeep], sizeof(names[nkeep]), "link_%s", bpf_program__name(prog));
     pin_path(path, sizeof(path), "", names[nkeep]);
     unlink(path);
-    if (bpf_link__pin(link, path) == 0)
+    if (bpf_link__pin(link, path) == 0) {
       keep[nkeep] = names[nkeep], nkeep++;
+      /* pinned like the hooks: the count must go on as long as cached decisions do */
+      renames_tracked |= counter;
+    }
   }
   if (pinning) {
     unpin_matching(pin_dir, "link_", keep, nkeep);
@@ -220,7 +238,7 @@ static int lsm_start(char *cause, size_t causelen)
     snprintf(cause, causelen, "lsm_unavailable");
     return -ENOTSUP;
   }
-  int args = setattr_args();
+  int args = kernel_func_args("bpf_lsm_inode_setattr");
   if (args < 0) {
     snprintf(cause, causelen, "lsm_unavailable"); /* no kernel BTF, or no BPF LSM hooks in it */
     return -ENOTSUP;
@@ -229,15 +247,36 @@ static int lsm_start(char *cause, size_t causelen)
   pinning = prepare_pin_dir();
   bool had_links = pinning && any_link_pinned();
 
-  int err = open_and_load(variant);
+  /* The directory cache needs vfs_rename(struct renamedata *) to count directory renames. */
+  bool dircache = kernel_func_args("vfs_rename") == 1;
+  int err = open_and_load(variant, dircache);
   if (err && pinning && err != -EPERM && err != -EACCES) {
     /* Pinned maps of another layout (an older helper): start over with fresh maps. */
     fprintf(stderr, "rampart-guard: pinned maps not reusable (%s), replacing them\n", strerror(-err));
     unpin_matching(pin_dir, "map_", NULL, 0);
-    err = open_and_load(variant);
+    err = open_and_load(variant, dircache);
   }
-  if (!err)
+  if (err && dircache && err != -EPERM && err != -EACCES) {
+    /* A kernel whose verifier refuses the cache's code still gets every hook, walking each time. */
+    fprintf(stderr, "rampart-guard: directory cache refused (%s), loading without it\n", strerror(-err));
+    dircache = false;
+    err = open_and_load(variant, dircache);
+  }
+  if (!err) {
+    /*
+     * No cached walk until this helper's rename counter runs (guard.bpf.c, dir_cache): the pinned
+     * config may say a previous helper's counter did, and that one is about to be replaced.
+     */
+    __u32 zero = 0;
+    struct guard_config cfg = {};
+    int fd_cfg = bpf_map__fd(skel->maps.guard_cfg);
+    if (bpf_map_lookup_elem(fd_cfg, &zero, &cfg) == 0 && cfg.dircache) {
+      cfg.dircache = 0;
+      cfg.apply_seq++;
+      bpf_map_update_elem(fd_cfg, &zero, &cfg, BPF_ANY);
+    }
     err = attach_and_pin();
+  }
   if (err) {
     snprintf(cause, causelen, "lsm_refused");
     if (skel)
@@ -250,6 +289,10 @@ static int lsm_start(char *cause, size_t causelen)
 
   __u32 zero = 0;
   bpf_map_lookup_elem(bpf_map__fd(skel->maps.guard_cfg), &zero, &live);
+  /* A previous helper's counter may be gone (its links were just replaced): say what is true now. */
+  live.dircache = renames_tracked;
+  live.apply_seq++;
+  bpf_map_update_elem(bpf_map__fd(skel->maps.guard_cfg), &zero, &live, BPF_ANY);
   /* The helper itself is trusted from its first moment (the plan adds it again on every apply). */
   __u32 self = (__u32)getpid();
   __u8 one = 1;
@@ -344,13 +387,79 @@ static struct named_inode *keep_paths(const struct guard_plan *plan, bool exes, 
 }
 
 /*
+ * Who a plan's slots can deny what: one entry per distinct (proc, exempt, covers & deny) of its
+ * denying slots. Allow slots (deny 0) are left out: an allow is what no match gives too. Names and
+ * targets only narrow a slot further, so the masks below may name too much, never too little.
+ */
+struct slot_reach {
+  int32_t proc, exempt;
+  uint32_t ops;
+};
+static struct slot_reach *live_reach; /* the applied plan's; unknown (NULL) before the first apply */
+static size_t nlive_reach;
+
+static struct slot_reach *plan_reach(const struct guard_plan *plan, size_t *n)
+{
+  size_t total = 0;
+  *n = 0;
+  for (size_t i = 0; i < plan->nsets; i++)
+    total += plan->sets[i].nslots;
+  struct slot_reach *out = calloc(total + 1, sizeof(*out));
+  if (!out)
+    return NULL;
+  for (size_t i = 0; i < plan->nsets; i++)
+    for (uint32_t j = 0; j < plan->sets[i].nslots; j++) {
+      const struct guard_slot *s = &plan->sets[i].slots[j];
+      struct slot_reach r = { s->proc, s->exempt, s->covers & s->deny };
+      bool seen = !r.ops;
+      for (size_t k = 0; k < *n && !seen; k++)
+        seen = out[k].proc == r.proc && out[k].exempt == r.exempt && out[k].ops == r.ops;
+      if (!seen)
+        out[(*n)++] = r;
+    }
+  return out;
+}
+
+/*
+ * The operations some slot can deny a process of these classes (slot_cb's process tests); a
+ * process without classes: those of the slots with proc == -1. check() allows any other before
+ * walking.
+ */
+static __u32 reach_ops(const struct slot_reach *reach, size_t n, uint64_t classes)
+{
+  if (!reach)
+    return GUARD_OP_ALL; /* not known: anything */
+  __u32 ops = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (reach[i].proc >= 0 && !((classes >> (reach[i].proc & 63)) & 1))
+      continue;
+    if (reach[i].exempt >= 0 && ((classes >> (reach[i].exempt & 63)) & 1))
+      continue;
+    ops |= reach[i].ops;
+  }
+  return ops;
+}
+
+static __u32 reach_any(const struct slot_reach *reach, size_t n)
+{
+  __u32 ops = 0;
+  for (size_t i = 0; i < n; i++)
+    ops |= reach[i].ops;
+  return ops;
+}
+
+/*
  * Apply, and why it is safe to do while the programs run. Set ids carry a bank bit; the live
  * objects point at one bank. (1) Clear the other bank's slots (left from two applies ago and no
  * longer referenced) and write the new sets there. (2) Write executables and trusted pids, then drop
  * the stale ones. (3) Point every object at its new set, then drop the stale objects: each object
  * flips in one map update, so a decision always sees one whole set, old or new, never a mix.
- * (4) Write the config (enforce, bank, generation). The old bank stays until the next apply, so a
- * decision that read an object just before its flip still finds the slots it points at.
+ * (4) Write the config (enforce, bank, generation, and a new apply_seq: walks cached under the
+ * old plan are stale). The old bank stays until the next apply, so a decision that read an object
+ * just before its flip still finds the slots it points at.
+ * The deny masks (config and executables) are widened to what the old or the new plan's slots can
+ * deny before (2) and (3), so a decision that meets either bank's sets with the old or the new
+ * classes never skips one by the masks; after (4) they narrow to the new plan's.
  */
 static int lsm_apply(const struct guard_plan *plan, char *err, size_t errlen)
 {
@@ -366,6 +475,13 @@ static int lsm_apply(const struct guard_plan *plan, char *err, size_t errlen)
   if (nslots > GUARD_MAP_SLOTS / 2) {
     snprintf(err, errlen, "plan has %zu slots, the kernel tables hold %d", nslots, GUARD_MAP_SLOTS / 2);
     return -E2BIG;
+  }
+
+  size_t nreach = 0;
+  struct slot_reach *reach = plan_reach(plan, &nreach);
+  if (!reach) {
+    snprintf(err, errlen, "out of memory");
+    return -ENOMEM;
   }
 
   /* (1) sets into the free bank */
@@ -384,11 +500,26 @@ static int lsm_apply(const struct guard_plan *plan, char *err, size_t errlen)
       memcpy(v.b, s->name_b, sizeof(v.b));
       memcpy(v.rule, s->rule, sizeof(v.rule));
       if (bpf_map_update_elem(fd_slots, &k, &v, BPF_ANY)) {
+        rc = -errno;
         snprintf(err, errlen, "writing slots: %s", strerror(errno));
-        return -errno;
+        free(reach);
+        return rc;
       }
     }
   }
+
+  /* The config's masks widened first: an executable dropped below counts as classless at once. */
+  __u32 deny_any = reach_any(reach, nreach), deny_classless = reach_ops(reach, nreach, 0);
+  struct guard_config widened = live;
+  widened.deny_ops |= deny_any;
+  widened.deny_ops_classless |= deny_classless;
+  if (bpf_map_update_elem(fd_cfg, &zero, &widened, BPF_ANY)) {
+    rc = -errno;
+    snprintf(err, errlen, "writing config: %s", strerror(errno));
+    free(reach);
+    return rc;
+  }
+  live = widened;
 
   /* (2) executables and trusted pids */
   struct guard_inode_key *exe_keys = calloc(plan->nexes + 1, sizeof(*exe_keys));
@@ -401,7 +532,9 @@ static int lsm_apply(const struct guard_plan *plan, char *err, size_t errlen)
   for (size_t i = 0; i < plan->nexes; i++) {
     exe_keys[i] = (struct guard_inode_key){ guard_kernel_dev(plan->exes[i].dev), plan->exes[i].ino };
     __u64 classes = plan->exes[i].classes;
-    if (bpf_map_update_elem(fd_exes, &exe_keys[i], &classes, BPF_ANY)) {
+    struct guard_exe_val v = { .classes = classes,
+                               .deny_ops = reach_ops(reach, nreach, classes) | reach_ops(live_reach, nlive_reach, classes) };
+    if (bpf_map_update_elem(fd_exes, &exe_keys[i], &v, BPF_ANY)) {
       rc = -errno;
       snprintf(err, errlen, "writing executables: %s", strerror(errno));
       goto out;
@@ -439,13 +572,27 @@ static int lsm_apply(const struct guard_plan *plan, char *err, size_t errlen)
   prune(fd_obj, sizeof(*obj_keys), not_in, &(struct sorted_keys){ obj_keys, plan->nobjects, sizeof(*obj_keys), cmp_inode });
 
   /* (4) config */
-  struct guard_config cfg = { .enforce = plan->enforce, .bank = bank ? 1 : 0, .generation = plan->generation, .nobjects = (__u32)plan->nobjects };
+  struct guard_config cfg = { .enforce = plan->enforce, .bank = bank ? 1 : 0, .generation = plan->generation,
+                              .nobjects = (__u32)plan->nobjects, .deny_ops = deny_any, .deny_ops_classless = deny_classless,
+                              .apply_seq = live.apply_seq + 1, .dircache = live.dircache };
   if (bpf_map_update_elem(fd_cfg, &zero, &cfg, BPF_ANY)) {
     rc = -errno;
     snprintf(err, errlen, "writing config: %s", strerror(errno));
     goto out;
   }
   live = cfg;
+  /* The executables' masks narrow to the new plan's (only where the old plan widened them). */
+  for (size_t i = 0; i < plan->nexes; i++) {
+    __u64 classes = plan->exes[i].classes;
+    struct guard_exe_val v = { .classes = classes, .deny_ops = reach_ops(reach, nreach, classes) };
+    struct guard_inode_key k = { guard_kernel_dev(plan->exes[i].dev), plan->exes[i].ino };
+    if (v.deny_ops != (v.deny_ops | reach_ops(live_reach, nlive_reach, classes)))
+      bpf_map_update_elem(fd_exes, &k, &v, BPF_ANY);
+  }
+  free(live_reach);
+  live_reach = reach;
+  nlive_reach = nreach;
+  reach = NULL;
 
   free_paths(object_paths, nobject_paths);
   free_paths(exe_paths, nexe_paths);
@@ -453,6 +600,7 @@ static int lsm_apply(const struct guard_plan *plan, char *err, size_t errlen)
   exe_paths = keep_paths(plan, true, &nexe_paths);
   rc = 0;
 out:
+  free(reach);
   free(exe_keys);
   free(pids);
   free(obj_keys);
@@ -533,6 +681,9 @@ static void lsm_stop(void)
   free_paths(exe_paths, nexe_paths);
   object_paths = exe_paths = NULL;
   nobject_paths = nexe_paths = 0;
+  free(live_reach);
+  live_reach = NULL; /* a later start does not know what its maps hold */
+  nlive_reach = 0;
 }
 
 const struct guard_backend guard_lsm_backend = {
