@@ -24,6 +24,8 @@ import { tamperHandlers } from './tamper/tamper-handlers.ts';
 import type { AccountService } from './account/account-service.ts';
 import { accountHandlers } from './account/account-handlers.ts';
 import { openAccount, type AccountOptions } from './account/open-account.ts';
+import { ProcessService } from './process/process-service.ts';
+import { processHandlers } from './process/process-handlers.ts';
 import type { RemoteOptions, RemoteService } from './remote/remote-service.ts';
 import { openRemote } from './remote/open-remote.ts';
 import { remoteHandlers } from './remote/remote-handlers.ts';
@@ -74,6 +76,7 @@ export interface RunningAgent {
   ntp: NtpService;
   guard: GuardService;
   account: AccountService;
+  process: ProcessService;
   remote: RemoteService;
   close(): Promise<void>;
 }
@@ -86,6 +89,7 @@ function buildHandlers(
   firewall: FirewallService,
   guard: GuardService,
   account: AccountService,
+  processes: ProcessService,
   remote: RemoteService,
   options: AgentOptions,
   log: (line: string) => void,
@@ -99,6 +103,7 @@ function buildHandlers(
     ...websiteHandlers(),
     ...tamperHandlers(guard),
     ...accountHandlers(account),
+    ...processHandlers(processes),
     ...remoteHandlers(remote),
     'host.info': () => collectHostInfo(guard.kernelCauses()),
     'host.rates': () => sampler.current(),
@@ -108,6 +113,7 @@ function buildHandlers(
       if (modules.includes('firewall')) await firewall.setEnabled(flags.firewall === 1);
       if (modules.includes('tamper')) await guard.setEnabled(flags.tamper === 1);
       if (modules.includes('account')) await account.setEnabled(flags.account === 1);
+      if (modules.includes('process')) await processes.setEnabled(flags.process === 1);
       if (modules.includes('remote')) await remote.setEnabled(flags.remote === 1);
       try {
         options.onModuleSwitch?.(flags);
@@ -156,9 +162,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const guard = await openGuard(path.resolve(options.stateDir), (await store.list()).tamper === 1, sinks, log, { ...options.guard, paused: protection.paused });
   protection.attach(guard);
   const account = await openAccount(path.resolve(options.stateDir), (await store.list()).account === 1, guard, sinks.event, log, options.account);
+  const processes = await ProcessService.open(path.resolve(options.stateDir), guard, (await store.list()).process === 1);
   const ntp = await NtpService.open({ stateDir: path.resolve(options.stateDir), log, setClock: options.executors.setClock ?? null, ...options.ntp });
   const remote = await openRemote(firewall, (await store.list()).remote === 1, sinks, log, options.remote);
-  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, remote, options, log, systemBasicHandlers(protection, ntp));
+  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, options, log, systemBasicHandlers(protection, ntp));
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -179,6 +186,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await ntp.close();
     await protection.close();
     await account.close();
+    processes.close();
     await guard.close();
     await remote.close();
     await firewall.close();
@@ -195,6 +203,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await ntp.close();
     await protection.close();
     await account.close();
+    processes.close();
     await guard.close();
     await remote.close();
     await firewall.close();
@@ -215,6 +224,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       await ntp.close();
       await protection.close();
       await account.close();
+    processes.close();
     await guard.close();
       await remote.close();
       await firewall.close();
@@ -222,5 +232,5 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     })();
     return closed;
   };
-  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, remote, close };
+  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, process: processes, remote, close };
 }

@@ -33,6 +33,7 @@ import { systemLogRoutes } from './routes/system-log.ts';
 import { firewallRoutes } from './routes/firewall.ts';
 import { tamperRoutes } from './routes/tamper.ts';
 import { accountRoutes } from './routes/account.ts';
+import { processRoutes } from './routes/process.ts';
 import { remoteRoutes } from './routes/remote.ts';
 import { resourceRoutes } from './routes/resource.ts';
 import { systemBasicRoutes } from './routes/system-basic.ts';
@@ -147,6 +148,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(firewallRoutes(ctx));
       await api.register(tamperRoutes(ctx));
       await api.register(accountRoutes(ctx));
+      await api.register(processRoutes(ctx));
       await api.register(remoteRoutes(ctx));
       await api.register(resourceRoutes(ctx));
       await api.register(systemBasicRoutes(ctx));

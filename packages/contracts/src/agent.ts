@@ -13,6 +13,7 @@ import { websiteAgentParams, websiteAgentResults } from './website-agent.ts';
 import { tamperAgentParams, tamperAgentResults } from './tamper-api.ts';
 import { accountAgentParams, accountAgentResults } from './account-api.ts';
 import { remoteAgentParams, remoteAgentResults } from './remote-api.ts';
+import { processAgentParams, processAgentResults } from './process-api.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -59,6 +60,7 @@ export const agentParamSchemas = {
   ...websiteAgentParams,
   ...tamperAgentParams,
   ...accountAgentParams,
+  ...processAgentParams,
   ...remoteAgentParams,
 } as const;
 
@@ -115,6 +117,7 @@ export const agentResultSchemas = {
   ...websiteAgentResults,
   ...tamperAgentResults,
   ...accountAgentResults,
+  ...processAgentResults,
   ...remoteAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;

@@ -163,6 +163,31 @@ export const eventKinds = {
     content: { 'zh-CN': '防篡改规则下发到内核失败：{reason}', 'en-US': 'The tamper rules could not be applied in the kernel: {reason}' },
     solution: { 'zh-CN': '确认防护代理以 root 运行且 rampart-guard 已安装', 'en-US': 'Make sure the agent runs as root and rampart-guard is installed' },
   },
+  // Process protection (apps/agent/src/process): the guard's denials of `process:<id>:start` and
+  // `process:<id>:file<n>` slots (kind chosen in packages/guard/src/denials.ts) and rule changes.
+  'process.start_denied': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '程序 {path} 的启动已被拦截（进程 {process}，PID {pid}，UID {uid}，规则 {rule}）', 'en-US': 'Start of {path} denied (by {process}, PID {pid}, UID {uid}, rule {rule})' },
+    solution: { 'zh-CN': '如为正常程序，请在进程防护页面停用或修改该规则', 'en-US': 'If the program is legitimate, disable or edit the rule on the process protection page' },
+  },
+  'process.file_denied': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）对 {path} 的{op|tamperop}操作已被拦截（规则 {rule}）', 'en-US': '{op|tamperop} of {path} by {process} (PID {pid}, UID {uid}) denied (rule {rule})' },
+    solution: { 'zh-CN': '如为正常访问，请在进程防护页面修改该规则的文件访问规则', 'en-US': 'If the access is legitimate, edit the rule\'s file access rules on the process protection page' },
+  },
+  'process.net_denied': {
+    category: 'security', foldable: true,
+    content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）访问 {peer} 端口 {port}（{proto}）已被拦截（规则 {rule}）', 'en-US': '{proto} to {peer} port {port} by {process} (PID {pid}, UID {uid}) denied (rule {rule})' },
+    solution: { 'zh-CN': '如为正常通信，请在进程防护页面将对端加入允许列表', 'en-US': 'If the traffic is legitimate, add the peer to the rule\'s allowed list on the process protection page' },
+  },
+  'process.denials_suppressed': {
+    category: 'security', foldable: false,
+    content: { 'zh-CN': '规则 {rule} 在 {seconds} 秒内又拦截了 {count} 次，为免日志过多未逐条记录', 'en-US': 'Rule {rule} denied {count} more accesses within {seconds} s; they were not recorded one by one' },
+  },
+  'process.rules_changed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} {action|tamperaction}了进程防护规则：{what}', 'en-US': '{account}: process protection rules {action|tamperaction}: {what}' },
+  },
   // User protection (apps/agent/src/account): the guard's denials on the account files (rules `account:<file>`,
   // kind chosen in packages/guard/src/denials.ts), the timed unlock and the root SSH login switch.
   'account.file_denied': {

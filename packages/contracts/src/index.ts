@@ -44,6 +44,8 @@ export * from './tamper.ts';
 export * from './tamper-api.ts';
 export * from './account.ts';
 export * from './account-api.ts';
+export * from './process.ts';
+export * from './process-api.ts';
 export * from './remote.ts';
 export * from './remote-api.ts';
 export * from './tamper-templates.ts';

@@ -7,6 +7,7 @@ import { signInCheckMessages } from './messages/sign-in-check.ts';
 import { commonAreasMessages } from './messages/common-areas.ts';
 import { tamperMessages } from './messages/tamper.ts';
 import { accountMessages } from './messages/account.ts';
+import { processMessages } from './messages/process.ts';
 import { remoteMessages } from './messages/remote.ts';
 import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
@@ -158,6 +159,7 @@ const zh = {
   ...commonAreasMessages.zh,
   ...tamperMessages.zh,
   ...accountMessages.zh,
+  ...processMessages.zh,
   ...remoteMessages.zh,
   ...configBackupMessages.zh,
   ...shortcutsMessages.zh,
@@ -307,6 +309,7 @@ const en: Record<MessageKey, string> = {
   ...commonAreasMessages.en,
   ...tamperMessages.en,
   ...accountMessages.en,
+  ...processMessages.en,
   ...remoteMessages.en,
   ...configBackupMessages.en,
   ...shortcutsMessages.en,

@@ -20,4 +20,4 @@ export function defaultModuleFlags(): ModuleFlags {
  * Modules whose engine ships in this build. Every other module shows its header, switch and tabs
  * and says plainly that it is not in this build yet.
  */
-export const modulesInBuild: readonly ModuleKey[] = ['firewall', 'tamper', 'remote', 'account'];
+export const modulesInBuild: readonly ModuleKey[] = ['firewall', 'tamper', 'remote', 'account', 'process'];

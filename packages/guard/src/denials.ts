@@ -50,6 +50,8 @@ function accountKind(denial: GuardDenial): string {
 
 function kindOf(denial: GuardDenial): string {
   if (denialModule(denial.rule) === 'account') return accountKind(denial);
+  // Process protection: its start rules deny x on the executable itself; everything else is a file rule.
+  if (denialModule(denial.rule) === 'process') return denial.op === 'x' && denial.rule.endsWith(':start') ? 'process.start_denied' : 'process.file_denied';
   return denial.rule.startsWith('name:') ? 'tamper.name_denied' : 'tamper.denied';
 }
 

@@ -2,14 +2,18 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '@rampart/sqlite';
-import { tamperOps, type EventInput, type NoticeInput, type GuardHello, type GuardStatus, type RuleState } from '@rampart/contracts';
+import { tamperOps, type EventInput, type NoticeInput, type GuardHello, type GuardNetDenial, type GuardStatus, type RuleState } from '@rampart/contracts';
 import {
   DenialRecorder,
   GuardHelperClient,
   guardFingerprint,
   planGuard,
+  planNet,
+  resolveExecutables,
   resolveGuard,
   type GuardPlanResult,
+  type GuardProcessRule,
+  type ResolvedExe,
   type GuardResolution,
   type GuardRuleSource,
   type GuardRuleStates,
@@ -21,6 +25,7 @@ import { HelperProcess, type HelperProcessOptions } from './helper-process.ts';
 import { NamingRulesRepo } from './names-repo.ts';
 import { TamperRulesRepo } from './rules-repo.ts';
 import { openTamperDb } from './tamper-db.ts';
+import { netDenialEvent } from './net-denials.ts';
 
 /** The states of a plan the helper did not take: whatever would have been enforced is not. */
 function notEnforced(states: GuardRuleStates): GuardRuleStates {
@@ -86,6 +91,12 @@ export class GuardService {
   #appliedAt = 0;
   #applyError: string | null = null;
   #timer: NodeJS.Timeout | null = null;
+  /** Process protection's network rules (planNet), their executables and states. */
+  #netRules: readonly GuardProcessRule[] = [];
+  #netExes: Record<string, ResolvedExe[]> = {};
+  #selfExes: ResolvedExe[] = [];
+  #netStates: Record<number, RuleState> = {};
+  #netNotify = new Set<number>();
 
   constructor(options: GuardServiceOptions) {
     this.#options = options;
@@ -100,6 +111,7 @@ export class GuardService {
       socketPath: options.helper.socketPath,
       log: options.log,
       onDenial: (denial) => this.#denials.record(denial),
+      onNetDenial: (denial) => this.#netDenied(denial),
       onConnect: () => void this.serial(() => this.#greet()).catch((error: unknown) => options.log(`guard: ${String(error)}`)),
       onDisconnect: () => {
         this.#hello = null;
@@ -138,6 +150,38 @@ export class GuardService {
       if (!source.enabled && !before?.enabled) return;
       await this.#replan(true);
     });
+  }
+
+  /**
+   * Process protection's network rules (deny TCP/UDP except allowed peers, areas already expanded).
+   * `notify`: rule ids whose denials also raise a notice. An empty list leaves the plan without a net part.
+   */
+  async setNetRules(rules: readonly GuardProcessRule[], notify: readonly number[] = []): Promise<void> {
+    await this.serial(async () => {
+      const unchanged = rules.length === 0 && this.#netRules.length === 0;
+      this.#netRules = rules;
+      this.#netNotify = new Set(notify);
+      if (!unchanged) await this.#replan(true);
+    });
+  }
+
+  /** A network rule's state (`off` when unknown). */
+  netState(id: number): RuleState {
+    return this.#netStates[id] ?? 'off';
+  }
+
+  /** Whether the helper's network programs run, and why not (hello's `net_cause`). */
+  netStatus(): { net: boolean; cause: string | null } {
+    const hello = this.#client.connected ? this.#hello : null;
+    if (!hello) return { net: false, cause: 'guard_helper_missing' };
+    return { net: hello.net === true, cause: hello.net === true ? null : hello.net_cause || 'net_unavailable' };
+  }
+
+  #netDenied(denial: GuardNetDenial): void {
+    const id = Number(denial.rule.split(':')[1]);
+    const { event, notice } = netDenialEvent(denial, this.#netNotify.has(id));
+    this.#options.sinks.event(event);
+    if (notice) this.#options.sinks.notice?.(notice);
   }
 
   /** A rule of another module: `<module>:<id>`. */
@@ -321,6 +365,17 @@ export class GuardService {
       // tamper rules; other modules' rules resolve the same way under stand-in ids.
       const sourceRules: GuardTamperRule[] = sources.flatMap((source) => source.rules.map((rule, i) => ({ ...rule, id: -1 - i, enabled: true })));
       this.#resolution = await resolveGuard([...allTamper, ...sourceRules], allNaming, this.#options.selfPaths, this.#options.roots);
+      // Process protection's network rules: their executables and Rampart's own (never restricted).
+      const netPatterns = this.#netRules.filter((rule) => rule.enabled).map((rule) => rule.process);
+      if (netPatterns.length) {
+        const helperBinary = this.#options.helper.binary;
+        const found = await resolveExecutables([...netPatterns, process.execPath, helperBinary], this.#options.roots);
+        this.#netExes = found.exes;
+        this.#selfExes = [...(found.exes[process.execPath] ?? []), ...(found.exes[helperBinary] ?? [])];
+        this.#resolution = { ...this.#resolution, watch: [...this.#resolution.watch, ...found.watch] };
+      } else {
+        this.#netExes = {};
+      }
       this.#fingerprint = await guardFingerprint(this.#resolution.watch);
     }
     this.#generation += 1;
@@ -337,6 +392,14 @@ export class GuardService {
       generation: this.#generation,
       backendOps: this.#backendRunning() ? this.#hello!.ops : null,
     });
+    if (this.#netRules.length) {
+      const net = planNet({ rules: this.#netRules, exes: this.#netExes, selfExes: this.#selfExes, netRunning: this.#backendRunning() && this.#hello?.net === true });
+      result.plan = { ...result.plan, net: net.net };
+      result.warnings = [...new Set([...result.warnings, ...net.warnings])];
+      this.#netStates = net.ruleStates;
+    } else {
+      this.#netStates = {};
+    }
     await writeFileAtomic(this.planFile, `${JSON.stringify(result.plan)}\n`);
     // A helper without a backend refuses plans: there is nothing to hand over until it has one.
     if (!this.#backendRunning()) {
@@ -351,6 +414,7 @@ export class GuardService {
       this.#applyError = null;
     } catch (error) {
       this.#result = { ...result, ruleStates: notEnforced(result.ruleStates) };
+      this.#netStates = Object.fromEntries(Object.entries(this.#netStates).map(([id, state]) => [id, state === 'active' || state === 'partial' ? 'not_enforced' : state]));
       const reason = (error as Error).message.slice(0, 300);
       // One event per distinct failure: a helper that keeps refusing must not fill the log.
       if (reason !== this.#applyError) this.#options.sinks.event({ kind: 'tamper.apply_failed', module: 'tamper', level: 'critical', source: 'agent', params: { reason } });

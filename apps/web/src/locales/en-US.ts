@@ -11,6 +11,7 @@ import { systemRegEn } from './parts/system-reg.ts';
 import { shortcutsEn } from './parts/shortcuts.ts';
 import { tamperEn, guardWarningEn } from './parts/tamper.ts';
 import { accountEn } from './parts/account.ts';
+import { processEn } from './parts/process.ts';
 import { remoteEn } from './parts/remote.ts';
 
 /** English texts. zh-CN.ts holds the same keys; a test fails when they drift apart. */
@@ -633,6 +634,7 @@ const enUS = {
   tamper: tamperEn,
   guard_warning: guardWarningEn,
   account: accountEn,
+  proc: processEn,
   remote: remoteEn,
 } as const;
 

@@ -12,6 +12,7 @@ import { systemRegZh } from './parts/system-reg.ts';
 import { shortcutsZh } from './parts/shortcuts.ts';
 import { tamperZh, guardWarningZh } from './parts/tamper.ts';
 import { accountZh } from './parts/account.ts';
+import { processZh } from './parts/process.ts';
 import { remoteZh } from './parts/remote.ts';
 
 /** 简体中文。键与 en-US.ts 完全一致。 */
@@ -634,6 +635,7 @@ const zhCN: LocaleTexts = {
   tamper: tamperZh,
   guard_warning: guardWarningZh,
   account: accountZh,
+  proc: processZh,
   remote: remoteZh,
 };
 

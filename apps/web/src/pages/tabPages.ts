@@ -29,6 +29,7 @@ export const tabPages: Readonly<Record<string, TabPageLoader>> = {
   'tamper/index': () => import('./tamper/RulesPage.tsx').then((m) => ({ Component: m.RulesPage })),
   'tamper/name': () => import('./tamper/NamingPage.tsx').then((m) => ({ Component: m.NamingPage })),
   'account/index': () => import('./account/AccountPage.tsx').then((m) => ({ Component: m.AccountPage })),
+  'process/index': () => import('./process/ProcessPage.tsx').then((m) => ({ Component: m.ProcessPage })),
   'remote/index': () => import('./remote/RemotePage.tsx').then((m) => ({ Component: m.RemotePage })),
   'website/server': () => import('./website/ServerPage.tsx').then((m) => ({ Component: m.ServerPage })),
   'website/base': () => import('./website/BasePage.tsx').then((m) => ({ Component: m.BasePage })),
