@@ -165,9 +165,15 @@ describe.each([
     await page.click(id(`${prefix}-add`));
     await page.waitForSelector(id(`${prefix}-add-form`));
     await page.fill(box(`${prefix}-ips`), '203.0.113.7\n198.51.100.0/24');
-    await page.fill(field(`${prefix}-minutes`), '');
-    // The box must read empty before sending: the send below checks both fields in one go.
-    await expect.poll(() => page.inputValue(field(`${prefix}-minutes`)), ui).toBe('');
+    // The box must read empty before sending: the send below checks both fields in one go. The form
+    // may fill in its default (60) a moment after it opens, over a clearing done too early: clear
+    // until it stays empty.
+    await expect
+      .poll(async () => {
+        await page.fill(field(`${prefix}-minutes`), '');
+        return page.inputValue(field(`${prefix}-minutes`));
+      }, ui)
+      .toBe('');
     await page.click(id(`${prefix}-add-save`));
     await expect.poll(() => page.textContent(id(`${prefix}-error-ips`)), ui).toBe('第 2 行（198.51.100.0/24）：IP 格式有误：支持 IPv4、IPv6、CIDR、范围（a-b）或 *');
     await expect.poll(() => page.textContent(id(`${prefix}-error-minutes`)), ui).toBe('请输入禁止时间');
