@@ -162,7 +162,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const guard = await openGuard(path.resolve(options.stateDir), (await store.list()).tamper === 1, sinks, log, { ...options.guard, paused: protection.paused });
   protection.attach(guard);
   const account = await openAccount(path.resolve(options.stateDir), (await store.list()).account === 1, guard, sinks.event, log, options.account);
-  const processes = await ProcessService.open(path.resolve(options.stateDir), guard, (await store.list()).process === 1);
+  const processes = await ProcessService.open(path.resolve(options.stateDir), guard, (await store.list()).process === 1, firewall);
+  firewall.useCommonAreas(processes);
   const ntp = await NtpService.open({ stateDir: path.resolve(options.stateDir), log, setClock: options.executors.setClock ?? null, ...options.ntp });
   const remote = await openRemote(firewall, (await store.list()).remote === 1, sinks, log, options.remote);
   const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, options, log, systemBasicHandlers(protection, ntp));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentClient } from '@rampart/agent-client';
 import { renderEvent, type GuardPlan, type ProcessRuleInput } from '@rampart/contracts';
+import { writeTestGeoData } from '@rampart/geoip';
 import { FakeHelper } from '../../../packages/guard/tests/fake-helper.ts';
 import { startTestAgent, useCleanups } from './helpers.ts';
 
@@ -36,7 +37,18 @@ async function setup(options: { net?: boolean } = {}) {
   const data = path.join(dir, 'data');
   await mkdir(data, { recursive: true });
   await writeFile(path.join(data, 'secret.txt'), 'secret\n');
-  const agent = await startTestAgent({ dir, guard: { spawn: false, background: false, socketPath, client: { backoff: { minMs: 20, maxMs: 100 } } }, logs: { background: false } });
+  // A small geo-IP data set in the real formats, so allowed areas expand to known ranges.
+  const geo = writeTestGeoData(path.join(dir, 'geo'), {
+    v4: [['10.77.0.0', '10.77.255.255', 'JP'], ['198.51.100.0', '198.51.100.127', 'JP'], ['10.88.2.0', '10.88.2.255', 'CN']],
+    v6: [['2001:db8:77::', '2001:db8:77:ffff:ffff:ffff:ffff:ffff', 'JP']],
+    provinces: [['10.88.2.0', '10.88.2.255', '广东省']],
+  });
+  const agent = await startTestAgent({
+    dir,
+    firewall: { nft: null, background: false, sensors: { journal: false }, geo },
+    guard: { spawn: false, background: false, socketPath, client: { backoff: { minMs: 20, maxMs: 100 } } },
+    logs: { background: false },
+  });
   const client = new AgentClient(agent.socketPath, { timeoutMs: 5000 });
   cleanups.push(async () => {
     client.close();
@@ -143,5 +155,29 @@ describe('process protection: rules through the agent socket', () => {
     // rule off: the net part is empty again
     await client.call('process.rules.set_enabled', { ids: [id], enabled: false, account: 'admin' });
     expect(lastPlan().net?.rules ?? []).toEqual([]);
+  });
+
+  it('allows the peers of the allowed areas: countries and common areas expand to the geo-IP ranges, and an area edit re-plans', async () => {
+    const { client, tool, lastPlan } = await setup({ net: true });
+    await client.call('module.switch', { modules: ['process'], status: 1 });
+    const { ids } = await client.call('process.rules.add', { rule: { process: tool, deny_udp: true, allow_ips: ['192.0.2.1'], allow_areas: ['JP'] }, account: 'admin' });
+    const id = ids[0]!;
+    const jp = ['10.77.0.0/16', '192.0.2.1/32', '198.51.100.0/25', '2001:db8:77::/48'];
+    expect(lastPlan().net!.rules).toEqual([{ rule: `process:${id}`, deny: expect.any(Number), allow: jp }]);
+    expect((await client.call('process.rules.list', { offset: 0, limit: 10 })).list[0]).toMatchObject({ net_state: 'active' });
+
+    // A common area: its members are what is allowed; editing them re-plans the rule.
+    const guard = { admin_ip: null, panel_port: 6688 };
+    const saved = await client.call('areas.save', { area: { name: 'South', members: ['CN-GD'] }, guard });
+    const ref = `common:${saved.id}`;
+    await client.call('process.rules.edit', { rule: { id, process: tool, deny_udp: true, allow_ips: [], allow_areas: [ref] }, account: 'admin' });
+    expect(lastPlan().net!.rules[0]!.allow).toEqual(['10.88.2.0/24']);
+    await client.call('areas.save', { area: { id: saved.id!, name: 'South', members: ['CN-GD', 'JP'] }, guard });
+    await until(() => lastPlan().net!.rules[0]!.allow, (allow) => allow.length > 1);
+    expect(lastPlan().net!.rules[0]!.allow).toEqual(['10.77.0.0/16', '10.88.2.0/24', '198.51.100.0/25', '2001:db8:77::/48']);
+
+    // The area is in use by the process rule: deleting it is refused, and the rule keeps its peers.
+    expect(await client.call('areas.delete', { ids: [saved.id!] })).toMatchObject({ changed: 0, refused: 'area_in_use', rules: 1 });
+    expect(lastPlan().net!.rules[0]!.allow).toHaveLength(4);
   });
 });

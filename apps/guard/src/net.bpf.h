@@ -15,7 +15,7 @@
 #define NET_MAX_RULES 64
 #define NET_BANK 0x80          /* rule indexes live in two banks so an apply can flip (net.c) */
 #define NET_MAP_EXES 100000
-#define NET_MAP_ALLOW 131072   /* both banks together */
+#define NET_MAP_ALLOW 262144   /* both banks together (no prealloc: memory follows the entries) */
 
 /* An inode: s_dev in the kernel's encoding ((major << 20) | minor) and i_ino. */
 struct net_inode_key {

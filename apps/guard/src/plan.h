@@ -63,8 +63,8 @@ struct guard_exe {
 #define GUARD_NET_UDP6 8u
 #define GUARD_NET_ALL 15u
 #define GUARD_NET_MAX_RULES 64
-#define GUARD_NET_MAX_ALLOW_PER_RULE 16384
-#define GUARD_NET_MAX_ALLOW 65536
+#define GUARD_NET_MAX_ALLOW_PER_RULE 65536
+#define GUARD_NET_MAX_ALLOW 131072
 
 struct guard_net_cidr {
   uint8_t family;   /* 4 or 6 */

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { guardMaxNetRules, guardNetPlanSchema } from '@rampart/contracts';
+import { guardMaxNetAllow, guardMaxNetAllowPerRule, guardMaxNetRules, guardNetPlanSchema } from '@rampart/contracts';
 import { planNet, rangeToCidrs, type GuardProcessRule, type NetPlanInput } from '../src/index.ts';
 
 /*
@@ -46,6 +46,23 @@ describe('net planner goldens', () => {
 });
 
 describe('net planner', () => {
+  it('caps a rule at the kernel table\'s networks per rule and in all: the rule is partial and the plan says why', () => {
+    // Single addresses two apart never merge: each is its own CIDR.
+    const hosts = (base: number, count: number) => Array.from({ length: count }, (_, i) => { const a = base + i * 2; return `${a >>> 24}.${(a >>> 16) & 255}.${(a >>> 8) & 255}.${a & 255}`; });
+    const big = hosts(0x0a000000, guardMaxNetAllowPerRule + 10);
+    const result = planNet({
+      rules: [rule({ id: 1, process: '/usr/bin/curl', deny_udp: true, allow: big }), rule({ id: 2, process: '/usr/bin/curl', deny_tcp: true, allow: hosts(0x0b000000, guardMaxNetAllowPerRule) }), rule({ id: 3, process: '/usr/bin/curl', deny_tcp: true, allow: hosts(0x0c000000, 5) })],
+      exes: { '/usr/bin/curl': [curl] },
+      selfExes: [],
+      netRunning: true,
+    });
+    expect(result.net.rules.map((r) => r.allow.length)).toEqual([guardMaxNetAllowPerRule, guardMaxNetAllowPerRule, 0]);
+    expect(result.net.rules.reduce((n, r) => n + r.allow.length, 0)).toBeLessThanOrEqual(guardMaxNetAllow);
+    expect(result.ruleStates).toEqual({ 1: 'partial', 2: 'active', 3: 'partial' });
+    expect(result.warnings).toEqual(['net_allow_capped']);
+    expect(guardNetPlanSchema.safeParse(result.net).success).toBe(true);
+  });
+
   it('writes ranges as the fewest CIDR blocks, IPv4 and IPv6', () => {
     expect(rangeToCidrs({ start: 0xc0a8010an, end: 0xc0a80114n }, 4)).toEqual(['192.168.1.10/31', '192.168.1.12/30', '192.168.1.16/30', '192.168.1.20/32']);
     expect(rangeToCidrs({ start: 0n, end: 0xffffffffn }, 4)).toEqual(['0.0.0.0/0']);

@@ -36,6 +36,10 @@ export function commonAreaHandlers(service: FirewallService): Pick<AgentHandlers
         const used = rulesUsing(rules.all(), id) > 0;
         return { changed: 1, undo: () => commonAreas.restore(before), kernel: used ? () => service.refreshRules() : nothing };
       });
+      // Other modules' rules that name this area (process protection) are planned again with its new members.
+      if (!change.refused && savedId !== null && area.id !== undefined) {
+        for (const user of service.commonAreaUsers) await user.changed(commonAreaRef(savedId));
+      }
       return { ...change, id: change.refused ? null : savedId };
     },
 
@@ -43,7 +47,9 @@ export function commonAreaHandlers(service: FirewallService): Pick<AgentHandlers
       service.serial(async () => {
         const all = rules.all();
         const refs = new Set(ids.map(commonAreaRef));
-        const using = all.filter((rule) => rule.areas.some((code) => refs.has(code))).length;
+        const using =
+          all.filter((rule) => rule.areas.some((code) => refs.has(code))).length +
+          service.commonAreaUsers.reduce((n, user) => n + [...refs].reduce((m, ref) => m + user.uses(ref), 0), 0);
         if (using > 0) return { changed: 0, refused: 'area_in_use' as const, rules: using };
         return { changed: commonAreas.delete(ids), refused: null, rules: 0 };
       }),

@@ -36,16 +36,18 @@ export function rulesUsing(rules: readonly FirewallRule[], id: number): number {
  * expands to nothing (deleting a used area is refused, so this only guards a damaged store).
  */
 export function expandRuleAreas(rules: readonly FirewallRule[], members: (id: number) => readonly string[] | null): FirewallRule[] {
-  return rules.map((rule) => {
-    if (!rule.areas.some((code) => commonAreaIdOf(code) !== null)) return rule;
-    const codes = new Set<string>();
-    for (const code of rule.areas) {
-      const id = commonAreaIdOf(code);
-      if (id === null) codes.add(code);
-      else for (const member of members(id) ?? []) codes.add(member);
-    }
-    return { ...rule, areas: [...codes] };
-  });
+  return rules.map((rule) => (rule.areas.some((code) => commonAreaIdOf(code) !== null) ? { ...rule, areas: expandAreaCodes(rule.areas, members) } : rule));
+}
+
+/** Area codes with each `common:<id>` replaced by its members, duplicates folded (an area that is gone names none). */
+export function expandAreaCodes(codes: readonly string[], members: (id: number) => readonly string[] | null): string[] {
+  const out = new Set<string>();
+  for (const code of codes) {
+    const id = commonAreaIdOf(code);
+    if (id === null) out.add(code);
+    else for (const member of members(id) ?? []) out.add(member);
+  }
+  return [...out];
 }
 
 /** Common areas: named, reusable sets of countries and Chinese provinces for firewall rules. */

@@ -31,7 +31,7 @@ import {
   type InterceptReason,
   type NoticeInput,
 } from '@rampart/contracts';
-import { CommonAreasRepo, expandRuleAreas } from './common-areas-repo.ts';
+import { CommonAreasRepo, expandAreaCodes, expandRuleAreas } from './common-areas-repo.ts';
 import { openFirewallDb } from './firewall-db.ts';
 import { InterceptsRepo } from './intercepts-repo.ts';
 import { KernelState } from './kernel-state.ts';
@@ -72,6 +72,14 @@ interface Change {
 
 const strangerAddress = '192.0.2.254';
 
+/** Another module whose rules name the firewall's common areas (process protection's allowed areas). */
+export interface CommonAreaUser {
+  /** How many of its rules name the area reference `common:<id>` (a used area cannot be deleted). */
+  uses(ref: string): number;
+  /** The area's members changed: re-plan what names it. */
+  changed(ref: string): Promise<void>;
+}
+
 /**
  * The host firewall: desired state in SQLite, the kernel made to match, the administrator kept
  * reachable, the kernel watched for outside edits, and the interception list fed by detections.
@@ -95,6 +103,7 @@ export class FirewallService {
   #parts: Array<{ configure(): Promise<void>; close(): Promise<void> }> = [];
   /** Remote protection's part of the ruleset (remote/remote-service.ts plugs in here); none by default. */
   #remote: (now: number) => PlannedRemote | null = () => null;
+  readonly #areaUsers: CommonAreaUser[] = [];
 
   constructor(options: FirewallServiceOptions) {
     this.#options = options;
@@ -379,6 +388,21 @@ export class FirewallService {
   /** The areas (country, province codes) an address is in, from the geo-IP data. */
   areaOf(ip: string): readonly string[] {
     return this.#options.areas.areaOf(ip);
+  }
+
+  /** Countries, provinces and common areas → address ranges from the geo-IP data (for other modules' rules). */
+  areaRanges(codes: readonly string[]): { v4: readonly string[]; v6: readonly string[] } {
+    const members = this.commonAreas.membersById();
+    return this.#options.areas.ranges(expandAreaCodes(codes, (id) => members.get(id) ?? null));
+  }
+
+  /** Registers a module whose rules name common areas: counted before a delete, told after an edit. */
+  useCommonAreas(user: CommonAreaUser): void {
+    this.#areaUsers.push(user);
+  }
+
+  get commonAreaUsers(): readonly CommonAreaUser[] {
+    return this.#areaUsers;
   }
 
   async close(): Promise<void> {

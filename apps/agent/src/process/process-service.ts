@@ -27,6 +27,11 @@ function combine(states: readonly RuleState[]): RuleState {
   return 'active';
 }
 
+/** Area codes (countries, provinces, common areas) → address ranges; the firewall's geo-IP data answers. */
+export interface ProcessAreas {
+  areaRanges(codes: readonly string[]): { v4: readonly string[]; v6: readonly string[] };
+}
+
 /**
  * Process protection: rules in <stateDir>/process.db, handed to the guard as the `process` rule
  * source (deny start and file access rules) and as the plan's net part (deny TCP/UDP except the
@@ -36,17 +41,20 @@ export class ProcessService {
   readonly db: Db;
   readonly rules: ProcessRulesRepo;
   readonly #guard: GuardService;
+  readonly #areas: ProcessAreas | null;
   #enabled: boolean;
 
-  private constructor(stateDir: string, guard: GuardService, enabled: boolean) {
+  private constructor(stateDir: string, guard: GuardService, enabled: boolean, areas: ProcessAreas | null) {
     this.db = openProcessDb(path.join(stateDir, 'process.db'));
     this.rules = new ProcessRulesRepo(this.db);
     this.#guard = guard;
+    this.#areas = areas;
     this.#enabled = enabled;
   }
 
-  static async open(stateDir: string, guard: GuardService, enabled: boolean): Promise<ProcessService> {
-    const service = new ProcessService(stateDir, guard, enabled);
+  /** `areas` expands allowed areas to address ranges; without it a rule with areas is `partial` (only its IPs are allowed). */
+  static async open(stateDir: string, guard: GuardService, enabled: boolean, areas: ProcessAreas | null = null): Promise<ProcessService> {
+    const service = new ProcessService(stateDir, guard, enabled, areas);
     await service.apply();
     return service;
   }
@@ -59,13 +67,30 @@ export class ProcessService {
   async apply(): Promise<void> {
     const rules = this.rules.all().filter((rule) => rule.enabled).flatMap(processSourceRules);
     await this.#guard.setSource({ module: 'process', enabled: this.#enabled, rules });
-    // The network part: rules that deny traffic, gated by the module switch. Areas are not expanded
-    // to ranges yet: only the IP entries are allowed (a rule with areas is `partial`, see netState).
+    // The network part: rules that deny traffic, gated by the module switch. Allowed areas become
+    // the geo-IP data's address ranges beside the IP entries (the planner merges them into CIDRs).
     const net = this.rules.all().filter((rule) => rule.deny_tcp || rule.deny_udp);
     await this.#guard.setNetRules(
-      net.map((rule) => ({ id: rule.id, enabled: this.#enabled && rule.enabled, process: rule.process, deny_tcp: rule.deny_tcp, deny_udp: rule.deny_udp, allow: rule.allow_ips })),
+      net.map((rule) => ({ id: rule.id, enabled: this.#enabled && rule.enabled, process: rule.process, deny_tcp: rule.deny_tcp, deny_udp: rule.deny_udp, allow: [...rule.allow_ips, ...this.#areaEntries(rule)] })),
       net.filter((rule) => rule.notify).map((rule) => rule.id),
     );
+  }
+
+  /** The allowed areas as range entries; none without the geo-IP data. */
+  #areaEntries(rule: StoredProcessRule): string[] {
+    if (!this.#areas || rule.allow_areas.length === 0) return [];
+    const ranges = this.#areas.areaRanges(rule.allow_areas);
+    return [...ranges.v4, ...ranges.v6];
+  }
+
+  /** How many rules allow the common area `ref` (the firewall refuses to delete a used area). */
+  uses(ref: string): number {
+    return this.rules.all().filter((rule) => rule.allow_areas.includes(ref)).length;
+  }
+
+  /** A common area's members changed: the rules that allow it are planned again. */
+  async changed(ref: string): Promise<void> {
+    if (this.uses(ref) > 0) await this.apply();
   }
 
   async setEnabled(enabled: boolean): Promise<void> {
@@ -82,11 +107,11 @@ export class ProcessService {
     return keys.length ? combine(keys) : this.netState(rule);
   }
 
-  /** The network part's state from the helper's net plan; allowed areas are not enforced yet, so such a rule is partial. */
+  /** The network part's state from the helper's net plan (partial when its allowed networks did not all fit, or areas cannot be expanded). */
   netState(rule: StoredProcessRule): RuleState {
     if (!this.#enabled || !rule.enabled || !(rule.deny_tcp || rule.deny_udp)) return 'off';
     const state = this.#guard.netState(rule.id);
-    return state === 'active' && rule.allow_areas.length ? 'partial' : state;
+    return state === 'active' && rule.allow_areas.length && !this.#areas ? 'partial' : state;
   }
 
   status(): ProcessStatus {

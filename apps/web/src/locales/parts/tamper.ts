@@ -252,6 +252,11 @@ export const guardWarningEn = {
   exempt_all: 'A rule that exempts every process (*) restricts nothing and is not enforced.',
   too_many_processes: 'Too many different processes in the rules: some rules are not enforced.',
   too_many_slots: 'Too many rules act on one protected folder: the lowest levels are not enforced there.',
+  net_bad_peer: 'An allowed peer of a process rule is not a valid address and was left out.',
+  net_self_exempt: "A process rule's pattern also matches Rampart's own programs; they are never restricted.",
+  net_not_running: 'The network programs are not running, so TCP/UDP denial of process rules is not enforced.',
+  net_too_many_rules: 'More than 64 process rules deny TCP/UDP: the newest ones are not enforced.',
+  net_allow_capped: 'A process rule allows more networks than the kernel table holds (65,536 per rule, 131,072 in all): the rest are not allowed and the rule shows as partial.',
 };
 
 export const guardWarningZh: Texts<typeof guardWarningEn> = {
@@ -260,4 +265,9 @@ export const guardWarningZh: Texts<typeof guardWarningEn> = {
   exempt_all: '放行所有进程（*）的规则不限制任何访问，不会执行。',
   too_many_processes: '规则中的不同进程过多：部分规则不会执行。',
   too_many_slots: '作用于同一保护目录的规则过多：该处级别最低的规则不会执行。',
+  net_bad_peer: '进程规则中有放行地址格式无效，已忽略。',
+  net_self_exempt: '进程规则的匹配模式也包含 Rampart 自身的程序，这些程序始终不受限制。',
+  net_not_running: '网络程序未运行，进程规则的 TCP/UDP 禁止未生效。',
+  net_too_many_rules: '禁止 TCP/UDP 的进程规则超过 64 条：最新的规则不会执行。',
+  net_allow_capped: '进程规则放行的网络数超过内核表上限（每条 65,536 个，共 131,072 个）：超出部分不放行，规则显示为部分生效。',
 };
