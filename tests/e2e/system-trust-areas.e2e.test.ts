@@ -223,7 +223,7 @@ describe('system settings: super whitelist and common areas in a real browser (f
     await expect.poll(() => page.textContent(id(`area-rules-${area.id}`))).toBe('1');
     await page.click(id(`area-delete-${area.id}`));
     await page.click(id('area-delete-confirm'));
-    await expect.poll(() => page.textContent(resultDialog)).toContain('该常用区域正被 1 条防火墙规则使用');
+    await expect.poll(() => page.textContent(resultDialog)).toContain('该常用区域正被 1 条规则（防火墙或进程防护）使用');
     await page.keyboard.press('Escape');
     expect((await areas()).length).toBe(1);
 

@@ -163,9 +163,9 @@ describe('common areas', () => {
     expect((await post('/system/areas', { id, name: 'East Asia 2', members: ['KR'] })).body.code).toBe(0);
     expect(h.agent!.firewall.desired().rules.map((r) => r.areas)).toEqual([['KR', 'US']]);
     const refused = await post(`/system/areas_delete?id=${id}`, undefined);
-    expect(refused.body).toMatchObject({ code: 2, msg: 'This common area is used by 1 firewall rule(s): change or delete them first' });
+    expect(refused.body).toMatchObject({ code: 2, msg: 'This common area is used by 1 rule(s) (firewall or process protection): change or delete them first' });
     const refusedZh = await post(`/system/areas_delete?id=${id}`, undefined, { lang: 'zh-CN' });
-    expect(refusedZh.body.msg).toBe('该常用区域正被 1 条防火墙规则使用，请先修改或删除这些规则');
+    expect(refusedZh.body.msg).toBe('该常用区域正被 1 条规则（防火墙或进程防护）使用，请先修改或删除这些规则');
     expect((await get('/system/areas')).body.data.total).toBe(1);
     const ruleId = (await get('/firewall/rules?direction=in')).body.data.list[0].id as number;
     await post('/firewall/rules/delete', { ids: [ruleId] });
