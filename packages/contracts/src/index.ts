@@ -50,3 +50,4 @@ export * from './remote.ts';
 export * from './remote-api.ts';
 export * from './tamper-templates.ts';
 export * from './guard-helper.ts';
+export * from './webshell.ts';

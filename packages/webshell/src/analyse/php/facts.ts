@@ -1,0 +1,94 @@
+/**
+ * One walk over the tree collects what the taint pass needs: every assignment (which variable, in
+ * which scope, from which expression), every function's parameters, every call site and the sinks'
+ * candidate nodes. The walk is iterative: a deeply nested file must not overflow the stack here.
+ *
+ * Scopes: a named function or method is a scope of its own (its variables are not the caller's);
+ * closures and arrow functions share their parent's scope, a small over-approximation that keeps
+ * `use ($x)` and captured variables simple.
+ */
+import { type PhpNode, childrenOf, deadlineCheck, identifierText, isNode, plainName, variableName } from './ast.ts';
+
+export interface Assignment { scope: string; name: string; value: PhpNode; /** '=', '.=', ... or 'foreach' */ operator: string }
+export interface CallSite { scope: string; node: PhpNode }
+export interface FunctionDecl { scope: string; params: string[] }
+
+export interface Facts {
+  assignments: Assignment[];
+  /** Declared functions and methods by lowercase name (methods of any class share a name). */
+  functions: Map<string, FunctionDecl[]>;
+  /** `return` expressions per scope, so a user function's result carries its taint. */
+  returns: Map<string, PhpNode[]>;
+  /** Calls, evals, includes, backticks and `$$x` nodes, with their scope. */
+  sites: CallSite[];
+  /** `global $x` inside a function: that scope's $x is the global one. */
+  globals: { scope: string; name: string }[];
+  /** Every string literal (for the literal signals), with its scope. */
+  strings: PhpNode[];
+  nodeCount: number;
+}
+
+export const globalScope = '';
+const siteKinds = new Set(['call', 'eval', 'include', 'encapsed', 'variable', 'new']);
+
+/** Variables a target expression writes: `$a`, `$a[..]`, `$a->..` (the base), list()/[] destructuring. */
+function assignedNames(target: PhpNode, out: string[]): void {
+  const stack = [target];
+  while (stack.length > 0) {
+    const node = stack.pop() as PhpNode;
+    const name = variableName(node);
+    if (name !== undefined) { out.push(name); continue; }
+    if (node.kind === 'offsetlookup' && isNode(node.what)) stack.push(node.what);
+    else if (node.kind === 'list' || node.kind === 'array') {
+      for (const item of childrenOf(node)) stack.push(item.kind === 'entry' && isNode(item.value) ? item.value : item);
+    }
+  }
+}
+
+export function collectFacts(program: PhpNode, deadline: number): Facts {
+  const facts: Facts = { assignments: [], functions: new Map(), returns: new Map(), sites: [], globals: [], strings: [], nodeCount: 0 };
+  const tick = deadlineCheck(deadline);
+  const stack: { node: PhpNode; scope: string }[] = [{ node: program, scope: globalScope }];
+  while (stack.length > 0) {
+    const { node, scope: outer } = stack.pop() as { node: PhpNode; scope: string };
+    tick();
+    facts.nodeCount += 1;
+    let scope = outer;
+    const kind = node.kind;
+    if (kind === 'function' || kind === 'method') {
+      const fnName = plainName(node.name) ?? (typeof node.name === 'string' ? node.name.toLowerCase() : '?');
+      scope = `${kind}:${fnName}:${node.loc?.start.offset ?? 0}`;
+      const params = Array.isArray(node.arguments)
+        ? node.arguments.filter(isNode).map((param) => identifierText(param.name))
+        : [];
+      const list = facts.functions.get(fnName) ?? [];
+      list.push({ scope, params });
+      facts.functions.set(fnName, list);
+    } else if (kind === 'assign' && isNode(node.left) && isNode(node.right)) {
+      const names: string[] = [];
+      assignedNames(node.left, names);
+      const operator = typeof node.operator === 'string' ? node.operator : '=';
+      for (const name of names) facts.assignments.push({ scope, name, value: node.right, operator });
+    } else if (kind === 'foreach' && isNode(node.source)) {
+      const names: string[] = [];
+      if (isNode(node.key)) assignedNames(node.key, names);
+      if (isNode(node.value)) assignedNames(node.value, names);
+      for (const name of names) facts.assignments.push({ scope, name, value: node.source, operator: 'foreach' });
+    } else if (kind === 'return' && isNode(node.expr)) {
+      const list = facts.returns.get(scope) ?? [];
+      list.push(node.expr);
+      facts.returns.set(scope, list);
+    } else if (kind === 'global' && Array.isArray(node.items)) {
+      for (const item of node.items) { const name = variableName(item); if (name) facts.globals.push({ scope, name }); }
+    } else if (kind === 'string' || kind === 'nowdoc') {
+      facts.strings.push(node);
+    }
+    if (siteKinds.has(kind)) {
+      // Only the interesting variables: `$$x` (a variable whose name is an expression).
+      if (kind !== 'variable' || isNode(node.name)) facts.sites.push({ scope, node });
+    }
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i -= 1) stack.push({ node: children[i] as PhpNode, scope });
+  }
+  return facts;
+}

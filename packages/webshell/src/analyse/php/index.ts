@@ -1,0 +1,29 @@
+/**
+ * PHP analysis: parse, collect facts, run taint to a fixed point, then read the sinks and the
+ * literals. Returns signals; the caller turns them into findings.
+ */
+import { DeadlineExceeded } from './ast.ts';
+import { collectFacts } from './facts.ts';
+import { literalSignals } from './literals.ts';
+import { parsePhp } from './parse.ts';
+import { findSinks } from './sinks.ts';
+import { Taint } from './taint.ts';
+import type { Signal } from '../../signals.ts';
+
+export type PhpAnalysis = { ok: true; signals: Signal[] } | { ok: false; reason: 'too_complex' | 'timeout' | 'error'; detail: string };
+
+export function analysePhp(text: string, deadline: number): PhpAnalysis {
+  const parsed = parsePhp(text);
+  if (!parsed.ok) return { ok: false, reason: parsed.tooComplex ? 'too_complex' : 'error', detail: parsed.detail };
+  if (Date.now() > deadline) return { ok: false, reason: 'timeout', detail: 'parse took the whole time budget' };
+  try {
+    const facts = collectFacts(parsed.program, deadline);
+    const taint = new Taint(facts, deadline);
+    taint.run();
+    return { ok: true, signals: [...findSinks({ facts, taint, text }), ...literalSignals(facts, text.length)] };
+  } catch (error) {
+    if (error instanceof DeadlineExceeded) return { ok: false, reason: 'timeout', detail: error.message };
+    if (error instanceof RangeError) return { ok: false, reason: 'too_complex', detail: error.message };
+    throw error;
+  }
+}

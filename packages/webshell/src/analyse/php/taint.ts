@@ -1,0 +1,189 @@
+/**
+ * Taint: which values come from the request (INPUT) or out of a decoder (DECODED). Flow-insensitive
+ * and per scope: a variable is tainted when any assignment to it in its scope is, parameters take
+ * the taint of every call site's argument, and a user function's result takes its returns'. Iterated
+ * to a fixed point (bounded rounds), so taint travels through chains of variables and functions.
+ */
+import { type PhpNode, argumentsOf, childrenOf, deadlineCheck, identifierText, isNode, plainName, variableName } from './ast.ts';
+import { decoderNames, type ConstantContext, evaluateString } from './constant.ts';
+import { type Facts, globalScope } from './facts.ts';
+
+export const INPUT = 1;
+export const DECODED = 2;
+
+const superglobals = new Set(['_GET', '_POST', '_REQUEST', '_COOKIE', '_FILES', 'HTTP_GET_VARS', 'HTTP_POST_VARS', 'HTTP_COOKIE_VARS', 'HTTP_POST_FILES', 'HTTP_RAW_POST_DATA', 'HTTP_ENV_VARS']);
+/** $_SERVER keys the client controls. */
+const clientServerKeys = /^(?:HTTP_|QUERY_STRING$|REQUEST_URI$|PATH_INFO$|PHP_AUTH|ARGV$|argv$)/;
+const inputCalls = new Set(['getallheaders', 'apache_request_headers', 'filter_input', 'filter_input_array', 'import_request_variables', 'http_get_request_body']);
+/** Calls whose result no longer carries the input's text (or is made safe for a shell). */
+const sanitizers = new Set([
+  'escapeshellarg', 'escapeshellcmd', 'intval', 'floatval', 'boolval', 'basename', 'md5', 'sha1', 'crc32', 'hash', 'hash_hmac',
+  'count', 'sizeof', 'strlen', 'is_numeric', 'is_string', 'is_array', 'is_int', 'in_array', 'array_key_exists', 'preg_match',
+  'strpos', 'stripos', 'strcmp', 'file_exists', 'is_file', 'is_dir', 'ctype_digit', 'ctype_alnum', 'ctype_alpha', 'abs', 'max', 'min',
+  'password_verify', 'hash_equals', 'filesize', 'time', 'date', 'microtime', 'rand', 'mt_rand', 'uniqid', 'mb_strlen', 'round',
+]);
+const booleanOperators = new Set(['==', '===', '!=', '!==', '<>', '<', '>', '<=', '>=', '<=>', '&&', '||', 'and', 'or', 'xor', 'instanceof', '+', '-', '*', '/', '%', '**', '<<', '>>', '&', '|', '^']);
+const maxRounds = 6;
+const maxDepth = 200;
+const key = (scope: string, name: string): string => `${scope}\u0000${name}`;
+
+export class Taint implements ConstantContext {
+  private readonly flags = new Map<string, number>();
+  private readonly byVariable = new Map<string, { value: PhpNode; operator: string }[]>();
+  private readonly globalNames = new Map<string, Set<string>>();
+  private returnMemo = new Map<string, number>();
+  private readonly returning = new Set<string>();
+  private readonly tick: () => void;
+  private readonly facts: Facts;
+
+  constructor(facts: Facts, deadline: number) {
+    this.facts = facts;
+    this.tick = deadlineCheck(deadline);
+    for (const { scope, name, value, operator } of facts.assignments) {
+      const list = this.byVariable.get(key(scope, name)) ?? [];
+      list.push({ value, operator });
+      this.byVariable.set(key(scope, name), list);
+    }
+    for (const { scope, name } of facts.globals) {
+      const set = this.globalNames.get(scope) ?? new Set();
+      set.add(name);
+      this.globalNames.set(scope, set);
+    }
+  }
+
+  /** ConstantContext: a variable assigned exactly once, with `=`, holds that expression. */
+  singleValue(scope: string, name: string): PhpNode | undefined {
+    const list = this.byVariable.get(key(this.home(scope, name), name));
+    return list?.length === 1 && list[0]?.operator === '=' ? list[0].value : undefined;
+  }
+
+  /** The scope a variable really lives in: `global $x` makes a function's $x the global one. */
+  private home(scope: string, name: string): string {
+    return this.globalNames.get(scope)?.has(name) ? globalScope : scope;
+  }
+
+  run(): void {
+    for (let round = 0; round < maxRounds; round += 1) {
+      this.returnMemo = new Map();
+      let changed = false;
+      const raise = (k: string, add: number): void => {
+        const before = this.flags.get(k) ?? 0;
+        if ((before | add) !== before) { this.flags.set(k, before | add); changed = true; }
+      };
+      for (const { scope, name, value } of this.facts.assignments) {
+        const add = this.of(value, scope);
+        if (add) raise(key(this.home(scope, name), name), add);
+      }
+      for (const { scope, node } of this.facts.sites) {
+        if (node.kind !== 'call') continue;
+        const decls = this.facts.functions.get(this.calleeName(node) ?? '');
+        if (!decls) continue;
+        const args = argumentsOf(node);
+        args.forEach((arg, index) => {
+          const add = this.of(arg, scope);
+          if (!add) return;
+          for (const decl of decls) { const param = decl.params[index]; if (param) raise(key(decl.scope, param), add); }
+        });
+      }
+      if (!changed) return;
+    }
+  }
+
+  private calleeName(call: PhpNode): string | undefined {
+    const what = call.what;
+    if (!isNode(what)) return undefined;
+    if (what.kind === 'propertylookup' || what.kind === 'staticlookup' || what.kind === 'nullsafepropertylookup') {
+      return identifierText(what.offset).toLowerCase() || undefined;
+    }
+    return plainName(what);
+  }
+
+  /** The taint flags of an expression in a scope. */
+  of(node: PhpNode, scope: string, depth = 0): number {
+    if (depth > maxDepth) return 0;
+    this.tick();
+    switch (node.kind) {
+      case 'variable': {
+        const name = variableName(node);
+        if (name === undefined) return isNode(node.name) ? this.of(node.name, scope, depth + 1) : 0;
+        if (superglobals.has(name)) return INPUT;
+        if (name === '_SERVER') return 0; // only client-controlled keys, judged in offsetlookup
+        return this.flags.get(key(this.home(scope, name), name)) ?? 0;
+      }
+      case 'offsetlookup': {
+        const base = isNode(node.what) ? node.what : undefined;
+        if (base && variableName(base) === '_SERVER') {
+          const keyNode = isNode(node.offset) ? node.offset : undefined;
+          const keyValue = keyNode && (keyNode.kind === 'string' ? String(keyNode.value) : undefined);
+          return keyValue === undefined || clientServerKeys.test(keyValue) ? INPUT : 0;
+        }
+        return (base ? this.of(base, scope, depth + 1) : 0) | (isNode(node.offset) && this.isInputKeyedGlobals(node) ? INPUT : 0);
+      }
+      case 'string': case 'number': case 'boolean': case 'nowdoc': case 'nullkeyword': case 'magic': case 'name':
+      case 'closure': case 'arrowfunc': case 'isset': case 'empty': case 'new': case 'propertylookup': case 'staticlookup':
+      case 'nullsafepropertylookup': case 'constref': case 'classconstant':
+        return 0;
+      case 'cast':
+        return node.type === 'string' || node.type === 'array' ? (isNode(node.expr) ? this.of(node.expr, scope, depth + 1) : 0) : 0;
+      case 'bin':
+        if (booleanOperators.has(String(node.type))) return 0;
+        return (isNode(node.left) ? this.of(node.left, scope, depth + 1) : 0) | (isNode(node.right) ? this.of(node.right, scope, depth + 1) : 0);
+      case 'retif':
+        return (isNode(node.trueExpr) ? this.of(node.trueExpr, scope, depth + 1) : 0) | (isNode(node.falseExpr) ? this.of(node.falseExpr, scope, depth + 1) : 0)
+          | (!isNode(node.trueExpr) && isNode(node.test) ? this.of(node.test, scope, depth + 1) : 0);
+      case 'call':
+        return this.ofCall(node, scope, depth);
+      default: {
+        let out = 0;
+        for (const child of childrenOf(node)) out |= this.of(child, scope, depth + 1);
+        return out;
+      }
+    }
+  }
+
+  /** `$GLOBALS['_GET']` and friends. */
+  private isInputKeyedGlobals(node: PhpNode): boolean {
+    if (variableName(node.what) !== 'GLOBALS' || !isNode(node.offset) || node.offset.kind !== 'string') return false;
+    return superglobals.has(String(node.offset.value));
+  }
+
+  private ofCall(node: PhpNode, scope: string, depth: number): number {
+    const args = argumentsOf(node);
+    const argFlags = (): number => args.reduce((sum, arg) => sum | this.of(arg, scope, depth + 1), 0);
+    const name = this.calleeName(node);
+    if (name === undefined) {
+      // A variable function: its result is as tainted as its name and its arguments.
+      return (isNode(node.what) ? this.of(node.what, scope, depth + 1) : 0) | argFlags();
+    }
+    if (inputCalls.has(name)) return INPUT;
+    if (name === 'getenv') {
+      const arg = args[0] && evaluateString(args[0], scope, this);
+      return !arg || clientServerKeys.test(arg.value) ? INPUT : 0;
+    }
+    if (['file_get_contents', 'fopen', 'file', 'stream_get_contents', 'fgets', 'fread'].includes(name) && args[0]) {
+      const arg = evaluateString(args[0], scope, this);
+      if (arg && /^php:\/\/(?:input|stdin)/i.test(arg.value)) return INPUT;
+    }
+    if (sanitizers.has(name)) return 0;
+    if (decoderNames.has(name)) return DECODED | argFlags();
+    const decls = this.facts.functions.get(name);
+    if (decls) return this.returnsOf(decls.map((decl) => decl.scope)) | (isNode(node.what) && node.what.kind === 'name' ? 0 : argFlags());
+    return argFlags();
+  }
+
+  private returnsOf(scopes: string[]): number {
+    let out = 0;
+    for (const scope of scopes) {
+      const memo = this.returnMemo.get(scope);
+      if (memo !== undefined) { out |= memo; continue; }
+      if (this.returning.has(scope)) continue; // recursion: the fixed point adds it next round
+      this.returning.add(scope);
+      let flags = 0;
+      for (const expr of this.facts.returns.get(scope) ?? []) flags |= this.of(expr, scope);
+      this.returning.delete(scope);
+      this.returnMemo.set(scope, flags);
+      out |= flags;
+    }
+    return out;
+  }
+}

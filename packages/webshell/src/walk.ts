@@ -1,0 +1,40 @@
+/**
+ * Walks a tree for the files to scan: regular files only, symlinks never followed (no loops, no
+ * escape out of the protected directory), whitelisted paths and other extensions skipped. Yields
+ * paths as it goes so the scan starts before the walk ends; stops when the signal aborts.
+ */
+import { opendir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { extensionOf } from './classify.ts';
+import type { PathMatcher } from './whitelist.ts';
+
+export interface WalkOptions {
+  /** Extensions to scan, lowercase without the dot; an empty list scans every file. */
+  extensions: readonly string[];
+  skip: PathMatcher;
+  signal?: AbortSignal;
+}
+
+export async function* walkTree(root: string, options: WalkOptions): AsyncGenerator<string> {
+  const wanted = new Set(options.extensions.map((ext) => ext.toLowerCase()));
+  const pending = [root.replace(/\/+$/, '') || '/'];
+  while (pending.length > 0) {
+    if (options.signal?.aborted) return;
+    const dir = pending.pop() as string;
+    if (options.skip(dir)) continue;
+    let handle;
+    try {
+      handle = await opendir(dir);
+    } catch {
+      continue; // unreadable directory: nothing in it can be scanned, and the rest of the tree still is
+    }
+    const subdirs: string[] = [];
+    for await (const entry of handle) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) subdirs.push(path);
+      else if (entry.isFile() && (wanted.size === 0 || wanted.has(extensionOf(path))) && !options.skip(path)) yield path;
+    }
+    // Depth first in name order: a stable order makes two scans of one tree comparable.
+    pending.push(...subdirs.sort().reverse());
+  }
+}

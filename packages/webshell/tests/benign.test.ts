@@ -1,0 +1,62 @@
+/**
+ * Shapes real frameworks use every day must not be flagged: one weak signal never makes a shell.
+ */
+import { describe, expect, it } from 'vitest';
+import { scanOne } from './support.ts';
+
+const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const pngBase64 = Buffer.concat([png, Buffer.alloc(2000, 7)]).toString('base64');
+
+const benign: Record<string, [name: string, content: string]> = {
+  'eval of a constant': ['a.php', `<?php eval('return 1 + 2;'); eval("\\$x = array();");`],
+  'base64 of an image, echoed': ['b.php', `<?php header('Content-Type: image/png'); echo base64_decode('${pngBase64}');`],
+  'exec of a fixed command': ['c.php', `<?php exec('ls -la /var/log', $out, $rc); $v = shell_exec('uname -r'); echo \`whoami\`;`],
+  'plugin loader including constant paths': ['d.php', `<?php
+define('PLUGIN_DIR', __DIR__ . '/plugins');
+foreach (array('cache', 'seo', 'forms') as $name) { include_once PLUGIN_DIR . '/' . $name . '/main.php'; }
+require __DIR__ . '/vendor/autoload.php';`],
+  'template engine calling a method named in config': ['e.php', `<?php
+class View {
+  private $config;
+  public function __construct(array $config) { $this->config = $config; }
+  public function render($name, array $vars) {
+    $filter = $this->config['filters'][$name] ?? 'htmlspecialchars';
+    $helper = array($this, $this->config['helper']);
+    $out = call_user_func($helper, $vars);
+    return call_user_func_array($filter, array($out));
+  }
+}
+$view = new View(require 'config.php');
+echo $view->render($_GET['page'] ?? 'home', array('title' => $_GET['title'] ?? ''));`],
+  'a router calling a handler from a table': ['f.php', `<?php
+$routes = array('home' => 'show_home', 'about' => 'show_about');
+$page = isset($_GET['p']) && isset($routes[$_GET['p']]) ? $_GET['p'] : 'home';
+$handler = $routes['home'];
+$handler();
+usort($items, function ($a, $b) { return $a <=> $b; });
+array_map('intval', $_POST['ids'] ?? array());`],
+  'escaped input to a command': ['g.php', `<?php $file = escapeshellarg($_GET['f']); system('file ' . $file);`],
+  'preg_replace without /e and input': ['h.php', `<?php echo preg_replace('/[^a-z0-9]/i', '', $_GET['slug']); echo preg_replace_callback('/x/', 'strtoupper', $_POST['t']);`],
+  'a library decoding base64 data': ['i.php', `<?php
+function decode_token($t) { return json_decode(base64_decode(strtr($t, '-_', '+/')), true); }
+$data = decode_token($_COOKIE['session'] ?? '');
+$raw = gzinflate(substr($blob, 10));`],
+  'assert of an expression': ['j.php', '<?php assert($count > 0); assert(is_array($list), "list expected");'],
+  'upload handler that checks the extension': ['k.php', `<?php
+$ext = strtolower(pathinfo($_FILES['f']['name'], PATHINFO_EXTENSION));
+if (in_array($ext, array('jpg', 'png'), true)) move_uploaded_file($_FILES['f']['tmp_name'], '/srv/up/' . md5(uniqid()) . '.' . $ext);`],
+  'minified JavaScript': ['app.min.js', '!function(e,t){"use strict";var n=function(e){return eval("("+e+")")};e.exec=function(c){return new Function(c)()};t.a=atob("aGVsbG8=")}(window,{});var q=document.location.search;'],
+  'a JSP page that only reads parameters': ['a.jsp', '<%@ page contentType="text/html" %><% String name = request.getParameter("name"); out.println(name == null ? "" : name.replace("<", "&lt;")); %>'],
+  'an ASP page with a form': ['a.asp', '<% Dim n : n = Request.Form("name") : Response.Write Server.HTMLEncode(n) %>'],
+  'a PNG image': ['logo.png', png.toString('latin1') + '<%'],
+};
+
+describe('does not flag benign shapes', () => {
+  for (const [title, [name, content]] of Object.entries(benign)) {
+    it(title, async () => {
+      const result = await scanOne(name, Buffer.from(content, 'latin1'));
+      expect(result.status).toBe('scanned');
+      expect(['none', 'low'], JSON.stringify(result.findings)).toContain(result.risk);
+    });
+  }
+});

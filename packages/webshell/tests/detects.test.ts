@@ -1,0 +1,80 @@
+/**
+ * Hand-written shells of each class must be flagged (risk high or medium). These are small
+ * generic shapes, not copies of corpus samples.
+ */
+import { describe, expect, it } from 'vitest';
+import { isFlaggedRisk } from '@rampart/contracts';
+import { scanOne } from './support.ts';
+
+const b64 = (text: string): string => Buffer.from(text).toString('base64');
+
+const shells: Record<string, [name: string, content: string]> = {
+  'one-liner eval of POST': ['a.php', '<?php @eval($_POST["pass"]); ?>'],
+  'assert of REQUEST': ['b.php', '<?php assert($_REQUEST["x"]);'],
+  'input through variables and a function into system': ['c.php', `<?php
+function run($what) { $line = "cd /tmp; " . $what; return system($line); }
+$cmd = trim($_GET['c']);
+$copy = $cmd;
+run($copy);`],
+  'backticks with a cookie': ['d.php', '<?php $c = $_COOKIE["k"]; echo `$c`;'],
+  'decode chain into eval': ['e.php', `<?php eval(gzinflate(base64_decode('${Buffer.from('x').toString('base64')}')));`],
+  'string-built name called with input': ['f.php', `<?php $f = 'sy' . 'st' . 'em'; $f($_POST['c']);`],
+  'name decoded from base64 called': ['g.php', `<?php $n = base64_decode('${b64('assert')}'); $n($_POST['z']);`],
+  'chr-built name': ['h.php', '<?php $k = chr(115).chr(121).chr(115).chr(116).chr(101).chr(109); $k($_GET[0]);'],
+  'strrev name': ['i.php', `<?php $x = strrev('tressa'); $x(@$_REQUEST['q']);`],
+  'variable function from input': ['j.php', '<?php $_GET["f"]($_GET["a"]);'],
+  'array_map callback': ['k.php', `<?php array_map('assert', array($_POST['x']));`],
+  'call_user_func with input callback': ['l.php', '<?php $cb = $_REQUEST["cb"]; call_user_func($cb, $_REQUEST["arg"]);'],
+  'usort callback from input': ['m.php', '<?php $a = array($_GET[1], 1); usort($a, $_GET[2]);'],
+  'preg_replace /e': ['n.php', `<?php preg_replace('/.*/e', $_POST['code'], '');`],
+  'include of input': ['o.php', '<?php include $_GET["page"];'],
+  'php://input to eval': ['p.php', `<?php $body = file_get_contents('php://input'); eval($body);`],
+  'header input to exec': ['q.php', `<?php $h = getallheaders(); passthru($h['X-Run']);`],
+  'create_function with input': ['r.php', `<?php $f = create_function('', $_POST['b']); $f();`],
+  'writes input into a php file': ['s.php', `<?php file_put_contents('x.php', $_POST['data']);`],
+  'upload with no extension check': ['t.php', `<?php if (isset($_FILES['f'])) { move_uploaded_file($_FILES['f']['tmp_name'], './' . $_FILES['f']['name']); echo 'ok'; } ?><form method=post enctype=multipart/form-data><input type=file name=f></form>`],
+  'packed payload': ['u.php', `<?php $p = '${b64('echo 1; '.repeat(300))}'; $d = base64_decode($p); eval($d);`],
+  'shell in a .txt file': ['v.txt', '<?php system($_GET["c"]); ?>'],
+  'variable variables chain': ['w.php', `<?php $a = 'b'.'ase'.'64_'.'decode'; $b = $a('${b64('system')}'); $b($_POST['c']);`],
+  'JSP runtime exec': ['a.jsp', `<%@ page import="java.io.*" %><% Process p = Runtime.getRuntime().exec(request.getParameter("cmd")); %>`],
+  'JSP ProcessBuilder': ['b.jsp', `<% String c = request.getParameter("c"); new ProcessBuilder("sh", "-c", c).start(); %>`],
+  'JSP defineClass of decoded bytes': ['c.jsp', `<%@page import="java.util.*,javax.crypto.*"%><%! class U extends ClassLoader { U(ClassLoader c){super(c);} public Class g(byte[] b){return super.defineClass(b,0,b.length);} } %><% byte[] b = new sun.misc.BASE64Decoder().decodeBuffer(request.getReader().readLine()); new U(this.getClass().getClassLoader()).g(b).newInstance(); %>`],
+  'JSP unicode-escaped Runtime': ['d.jsp', '<% \\u0052untime.getRuntime().exec(request.getParameter("x")); %>'],
+  'JSP script engine': ['e.jsp', `<% new javax.script.ScriptEngineManager().getEngineByName("js").eval(request.getParameter("s")); %>`],
+  'JSP reflection chain': ['f.jsp', `<% Class c = Class.forName(request.getParameter("c")); c.getMethod(request.getParameter("m"), String.class).invoke(null, request.getParameter("a")); %>`],
+  'ASP eval request': ['a.asp', '<%eval request("pass")%>'],
+  'ASP execute via variable': ['b.asp', '<% Dim code\ncode = Request.Form("z")\nExecute(code) %>'],
+  'ASP WScript.Shell': ['c.asp', `<% Set s = Server.CreateObject("WScript.Shell") : Set e = s.Exec("cmd /c " & Request("c")) : Response.Write(e.StdOut.ReadAll) %>`],
+  'ASPX JScript eval unsafe': ['d.aspx', '<%@ Page Language="Jscript"%><%eval(Request.Item["pass"],"unsafe");%>'],
+  'ASPX Process.Start': ['e.aspx', `<%@ Page Language="C#" %><script runat="server">void Page_Load(object s, EventArgs e) { var p = new System.Diagnostics.ProcessStartInfo("cmd.exe", "/c " + Request.Form["c"]); System.Diagnostics.Process.Start(p); }</script>`],
+  'ASPX Assembly.Load of request bytes': ['f.aspx', `<%@ Page Language="C#" %><% System.Reflection.Assembly.Load(Convert.FromBase64String(Request.Form["k"])).CreateInstance("U").Equals(this); %>`],
+};
+
+describe('flags hand-written shells', () => {
+  for (const [title, [name, content]] of Object.entries(shells)) {
+    it(title, async () => {
+      const result = await scanOne(name, content);
+      expect(result.status).toBe('scanned');
+      expect(isFlaggedRisk(result.risk), JSON.stringify(result.findings)).toBe(true);
+      expect(result.findings[0]?.risk).toBe(result.risk);
+      expect(result.findings[0]?.evidence.length).toBeLessThanOrEqual(160);
+    });
+  }
+
+  it('flags a GIF with PHP inside (polyglot image)', async () => {
+    const gif = Buffer.concat([Buffer.from('GIF89a\x01\x00\x01\x00\x80\x00\x00', 'latin1'), Buffer.alloc(64, 0x20), Buffer.from('<?php system($_GET["c"]); ?>')]);
+    const result = await scanOne('avatar.gif', gif);
+    expect(result.language).toBe('polyglot');
+    expect(result.risk).toBe('high');
+    expect(result.findings.some((f) => f.reason === 'polyglot_image')).toBe(true);
+  });
+
+  it('gives byte offsets that point at the evidence', async () => {
+    const content = '<?php\n// a comment with ümlauts first\n$c = $_GET["c"];\nsystem($c);\n';
+    const result = await scanOne('off.php', content);
+    const finding = result.findings.find((f) => f.reason === 'input_to_command');
+    expect(finding).toBeDefined();
+    const bytes = Buffer.from(content);
+    expect(bytes.subarray(finding!.offset, finding!.offset + finding!.length).toString()).toMatch(/^system\(\$c\);?$/);
+  });
+});
