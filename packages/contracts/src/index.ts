@@ -51,3 +51,4 @@ export * from './remote-api.ts';
 export * from './tamper-templates.ts';
 export * from './guard-helper.ts';
 export * from './webshell.ts';
+export * from './audit.ts';
