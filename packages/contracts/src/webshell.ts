@@ -72,6 +72,8 @@ export const webshellReasons = {
   jsp_command: { 'zh-CN': 'JSP 执行系统命令', 'en-US': 'JSP runs a system command' },
   jsp_file_manager: { 'zh-CN': 'JSP 按请求参数读写文件', 'en-US': 'JSP reads and writes files named by the request' },
   asp_execute_request: { 'zh-CN': 'ASP 执行请求内容（Execute/Eval）', 'en-US': 'ASP executes request content (Execute/Eval)' },
+  asp_execute_decoded: { 'zh-CN': 'ASP 执行解码后的代码', 'en-US': 'ASP executes decoded code' },
+  asp_encoded_script: { 'zh-CN': 'ASP 代码经 Script Encoder 编码隐藏', 'en-US': 'ASP code is hidden with the Script Encoder' },
   asp_shell_object: { 'zh-CN': 'ASP 创建命令执行对象（WScript.Shell）', 'en-US': 'ASP creates a command object (WScript.Shell)' },
   aspx_process_from_request: { 'zh-CN': 'ASPX 用请求内容启动进程', 'en-US': 'ASPX starts a process from request content' },
   aspx_assembly_load: { 'zh-CN': 'ASPX 加载请求中解码的程序集', 'en-US': 'ASPX loads an assembly decoded from the request' },

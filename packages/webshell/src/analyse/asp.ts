@@ -37,6 +37,18 @@ export function analyseAsp(text: string): Signal[] {
       break;
     }
   }
+  // Execute of a decoding function's result: Execute(Decode("%119%136...")) or Execute(x) where x is built with Chr().
+  if (!signals.length) {
+    const decoded = firstMatch(text, /\b(?:Execute(?:Global)?|Eval)\b\s*\(?\s*\w+\s*\(\s*["'][^"'\r\n]{20,}/i);
+    if (decoded) signals.push(signalAt(decoded, 'asp_execute_decoded', strong));
+    else {
+      const dynamic = firstMatch(text, /\b(?:Execute(?:Global)?|Eval)\b\s*\(?\s*[A-Za-z_]\w*/i);
+      if (dynamic && /\bChrW?\s*\(/i.test(text)) signals.push(signalAt(dynamic, 'asp_execute_decoded', medium + 1));
+    }
+  }
+  // The Script Encoder (#@~^...^#~@) hides VBScript/JScript from readers; web shells are its users today.
+  const encoded = firstMatch(text, /#@~\^[A-Za-z0-9+/]{6}==/);
+  if (encoded) signals.push(signalAt(encoded, 'asp_encoded_script', medium + 1));
   const shell = firstMatch(text, shellObjects);
   if (shell) signals.push(signalAt(shell, 'asp_shell_object', input ? strong : medium + 1));
   const process = anyMatch(text, processStart);

@@ -8,6 +8,7 @@ import { findingsOfSignals, type Signal } from '../signals.ts';
 import { analyseAsp } from './asp.ts';
 import { analyseJsp } from './jsp.ts';
 import { analysePhp } from './php/index.ts';
+import { isWorthParsing } from './php/worth.ts';
 import { analysePolyglot } from './polyglot.ts';
 
 export interface AnalyseOptions { parserMaxBytes: number }
@@ -21,7 +22,7 @@ export function analyse(scan: FileScan, options: AnalyseOptions): FileScan {
   let signals: Signal[] = [];
   switch (scan.language) {
     case 'php': {
-      if (bytes.length > options.parserMaxBytes) break;
+      if (bytes.length > options.parserMaxBytes || !isWorthParsing(text)) break;
       const result = analysePhp(text, scan.deadline);
       if (!result.ok) {
         const reason = result.reason === 'timeout' ? 'unscanned_timeout' : result.reason === 'too_complex' ? 'unscanned_too_complex' : 'unscanned_error';

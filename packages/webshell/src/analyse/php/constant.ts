@@ -13,6 +13,11 @@ const maxDepth = 64;
 export interface ConstantContext {
   /** The single constant-valued expression a variable holds in a scope, if it has exactly one. */
   singleValue(scope: string, name: string): PhpNode | undefined;
+  /**
+   * A variable's value is evaluated once per scope: without this, `$b = $a . $a; $c = $b . $b; ...`
+   * costs 2^n, and `$a = f($a)` loops (a variable being evaluated counts as unknown).
+   */
+  memo(scope: string, name: string, compute: () => Evaluated | undefined): Evaluated | undefined;
 }
 
 export interface Evaluated { value: string; /** True when any step was more than a plain literal (concatenation, chr, decoding). */ built: boolean; decoded: boolean }
@@ -69,7 +74,8 @@ const decoders: Record<string, (input: string) => string | undefined> = {
 };
 
 /** Names whose call is decoding rather than plain string handling (they make a value "decoded"). */
-export const decoderNames = new Set(['base64_decode', 'str_rot13', 'strrev', 'hex2bin', 'gzinflate', 'gzuncompress', 'gzdecode', 'convert_uudecode', 'bzdecompress', 'lzf_decompress', 'pack', 'gzuncompress', 'urldecode', 'rawurldecode']);
+// urldecode is not among them: every router decodes its URL, and a %-escaped name hides nothing from a reader.
+export const decoderNames = new Set(['base64_decode', 'str_rot13', 'strrev', 'hex2bin', 'gzinflate', 'gzuncompress', 'gzdecode', 'convert_uudecode', 'bzdecompress', 'lzf_decompress', 'pack']);
 const obfuscatingDecoders = new Set(['base64_decode', 'str_rot13', 'strrev', 'hex2bin', 'gzinflate', 'gzuncompress', 'gzdecode', 'convert_uudecode', 'pack']);
 
 export function evaluateString(node: PhpNode, scope: string, context: ConstantContext, depth = 0): Evaluated | undefined {
@@ -99,9 +105,12 @@ export function evaluateString(node: PhpNode, scope: string, context: ConstantCo
     }
     case 'variable': {
       const name = variableName(node);
-      const value = name === undefined ? undefined : context.singleValue(scope, name);
-      const inner = value && evaluateString(value, scope, context, depth + 1);
-      return inner ? { ...inner, built: true } : undefined;
+      if (name === undefined) return undefined;
+      return context.memo(scope, name, () => {
+        const value = context.singleValue(scope, name);
+        const inner = value && evaluateString(value, scope, context, depth + 1);
+        return inner ? { ...inner, built: true } : undefined;
+      });
     }
     case 'call': {
       // The callee may itself be built: $f = 'ba'.'se64_decode'; $f('...').

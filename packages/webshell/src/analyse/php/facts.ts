@@ -9,7 +9,15 @@
  */
 import { type PhpNode, childrenOf, deadlineCheck, identifierText, isNode, plainName, variableName } from './ast.ts';
 
-export interface Assignment { scope: string; name: string; value: PhpNode; /** '=', '.=', ... or 'foreach' */ operator: string }
+export interface Assignment {
+  scope: string;
+  name: string;
+  value: PhpNode;
+  /** '=', '.=', ... or 'foreach' */
+  operator: string;
+  /** `$a['k'] = ...`: the constant key written; the rest of the array keeps its own taint. */
+  element?: string;
+}
 export interface CallSite { scope: string; node: PhpNode }
 export interface FunctionDecl { scope: string; params: string[] }
 
@@ -45,6 +53,13 @@ function assignedNames(target: PhpNode, out: string[]): void {
   }
 }
 
+/** `$a['k']` (one level, constant key) → 'k'. */
+function constantElement(target: PhpNode): string | undefined {
+  if (target.kind !== 'offsetlookup' || variableName(target.what) === undefined || !isNode(target.offset)) return undefined;
+  const offset = target.offset;
+  return offset.kind === 'string' || offset.kind === 'number' ? String(offset.value) : undefined;
+}
+
 export function collectFacts(program: PhpNode, deadline: number): Facts {
   const facts: Facts = { assignments: [], functions: new Map(), returns: new Map(), sites: [], globals: [], strings: [], nodeCount: 0 };
   const tick = deadlineCheck(deadline);
@@ -68,7 +83,8 @@ export function collectFacts(program: PhpNode, deadline: number): Facts {
       const names: string[] = [];
       assignedNames(node.left, names);
       const operator = typeof node.operator === 'string' ? node.operator : '=';
-      for (const name of names) facts.assignments.push({ scope, name, value: node.right, operator });
+      const element = constantElement(node.left);
+      for (const name of names) facts.assignments.push({ scope, name, value: node.right, operator, ...(element !== undefined ? { element } : {}) });
     } else if (kind === 'foreach' && isNode(node.source)) {
       const names: string[] = [];
       if (isNode(node.key)) assignedNames(node.key, names);

@@ -8,6 +8,7 @@ import { literalSignals } from './literals.ts';
 import { parsePhp } from './parse.ts';
 import { findSinks } from './sinks.ts';
 import { Taint } from './taint.ts';
+import { toolkitSignal } from './toolkit.ts';
 import type { Signal } from '../../signals.ts';
 
 export type PhpAnalysis = { ok: true; signals: Signal[] } | { ok: false; reason: 'too_complex' | 'timeout' | 'error'; detail: string };
@@ -20,7 +21,7 @@ export function analysePhp(text: string, deadline: number): PhpAnalysis {
     const facts = collectFacts(parsed.program, deadline);
     const taint = new Taint(facts, deadline);
     taint.run();
-    return { ok: true, signals: [...findSinks({ facts, taint, text }), ...literalSignals(facts, text.length)] };
+    return { ok: true, signals: [...findSinks({ facts, taint, text }), ...literalSignals(facts, text.length), ...toolkitSignal(text)] };
   } catch (error) {
     if (error instanceof DeadlineExceeded) return { ok: false, reason: 'timeout', detail: error.message };
     if (error instanceof RangeError) return { ok: false, reason: 'too_complex', detail: error.message };

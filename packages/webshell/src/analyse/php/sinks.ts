@@ -61,8 +61,11 @@ export function findSinks({ facts, taint, text }: SinkInput): Signal[] {
         judge(node, isNode(node.source) ? node.source : undefined, scope, 'code');
         break;
       case 'include': {
-        const flags = isNode(node.target) ? taint.of(node.target, scope) : 0;
-        if (flags & INPUT) at(node, 'input_to_include', strong);
+        const target = isNode(node.target) ? node.target : undefined;
+        const flags = target ? taint.of(target, scope) : 0;
+        // A constant directory in front (`include DIR . '/' . $page`) keeps the include inside that
+        // directory: a local include, what plugin loaders do; input choosing the whole path is remote code.
+        if (flags & INPUT) at(node, 'input_to_include', target && constantHead(target, scope) ? medium : strong);
         else if (flags & DECODED) at(node, 'decoded_to_code_exec', medium);
         break;
       }
@@ -78,6 +81,43 @@ export function findSinks({ facts, taint, text }: SinkInput): Signal[] {
       default:
         break;
     }
+  }
+
+  /** `$x['k']` or `$x->p` on an ordinary variable: a value out of a data structure. */
+  function fromStructure(node: PhpNode, scope: string, hops = 0): boolean {
+    const variable = node.kind === 'variable' && typeof node.name === 'string' ? node.name : undefined;
+    if (variable !== undefined) {
+      const values = hops < 8 ? taint.valuesOf(scope, variable) : [];
+      return values.length > 0 && values.every((value) => fromStructure(value, scope, hops + 1));
+    }
+    if (node.kind !== 'offsetlookup' && node.kind !== 'propertylookup') return false;
+    let base = node;
+    while ((base.kind === 'offsetlookup' || base.kind === 'propertylookup') && isNode(base.what)) base = base.what;
+    const name = base.kind === 'variable' && typeof base.name === 'string' ? base.name : undefined;
+    return name !== undefined && !/^_(?:GET|POST|REQUEST|COOKIE|SERVER|FILES)$/.test(name);
+  }
+
+  /** The leftmost piece of a concatenation, when constant (a string, a constant name, __DIR__). */
+  function constantHead(node: PhpNode, scope: string, hops = 0): boolean {
+    const name = node.kind === 'variable' && typeof node.name === 'string' ? node.name : undefined;
+    if (name !== undefined) {
+      const values = hops < 8 ? taint.valuesOf(scope, name) : [];
+      return values.length > 0 && values.every((value) => constantHead(value, scope, hops + 1));
+    }
+    let head = node;
+    while (head.kind === 'bin' && head.type === '.' && isNode(head.left)) head = head.left;
+    if (head.kind === 'encapsed' && Array.isArray(head.value)) {
+      const first = head.value[0];
+      return isNode(first) && isNode(first.expression) && first.expression.kind === 'string' && String(first.expression.value).length > 0;
+    }
+    return head !== node && (head.kind === 'name' || head.kind === 'magic' || head.kind === 'constref' || head.kind === 'staticlookup' || isConstant(head, scope));
+  }
+
+  /** The rightmost piece of a concatenation as a constant string, if it is one. */
+  function constantTail(node: PhpNode, scope: string): string | undefined {
+    let tail = node;
+    while (tail.kind === 'bin' && tail.type === '.' && isNode(tail.right)) tail = tail.right;
+    return tail === node ? undefined : evaluateString(tail, scope, taint)?.value;
   }
 
   function judgeCall(node: PhpNode, scope: string): void {
@@ -116,8 +156,11 @@ export function findSinks({ facts, taint, text }: SinkInput): Signal[] {
       const patternValue = pattern && evaluateString(pattern, scope, taint);
       const modifiers = name.startsWith('mb_') ? (args[3] && evaluateString(args[3], scope, taint)?.value) : patternValue && pregModifiers(patternValue.value);
       const reach = flagsOf(args[1], scope) | flagsOf(args[2], scope);
-      if (pattern && !patternValue && flagsOf(pattern, scope) & INPUT) at(node, 'input_to_preg_eval', strong);
-      else if (modifiers?.includes('e')) at(node, 'input_to_preg_eval', reach & (INPUT | DECODED) ? strong : medium);
+      // A pattern built with a constant tail has constant modifiers: '/' . $quoted . '/i' cannot turn /e on.
+      const tail = pattern && !patternValue ? constantTail(pattern, scope) : undefined;
+      const tailModifiers = tail !== undefined ? /[a-zA-Z]*$/.exec(tail)?.[0] ?? '' : undefined;
+      if (pattern && !patternValue && tailModifiers === undefined && flagsOf(pattern, scope) & INPUT) at(node, 'input_to_preg_eval', medium);
+      else if (modifiers?.includes('e') || tailModifiers?.includes('e')) at(node, 'input_to_preg_eval', reach & (INPUT | DECODED) ? strong : medium);
       return;
     }
     const callbackIndex = callbackArg[name];
@@ -125,7 +168,9 @@ export function findSinks({ facts, taint, text }: SinkInput): Signal[] {
       const callback = args[callbackIndex];
       if (!callback) return;
       const flags = taint.of(callback, scope);
-      if (flags & INPUT) { at(node, 'input_to_callback', strong); return; }
+      // A callback read from a data structure ($handler['callback']) is how hook systems work; the
+      // taint reaching it went through whole arrays, so it is weaker evidence than a direct value.
+      if (flags & INPUT) { at(node, 'input_to_callback', fromStructure(callback, scope) ? medium : strong); return; }
       if (flags & DECODED) { at(node, 'decoded_to_call', strong); return; }
       const named = evaluateString(callback, scope, taint)?.value.trim().toLowerCase();
       if (named && dangerousNames.has(named)) {
@@ -141,10 +186,12 @@ export function findSinks({ facts, taint, text }: SinkInput): Signal[] {
     if (name === 'file_put_contents' || name === 'fwrite' || name === 'fputs') {
       const data = flagsOf(args[1], scope);
       if (!(data & (INPUT | DECODED))) return;
-      const target = name === 'file_put_contents' ? args[0] : undefined;
-      const targetValue = target && evaluateString(target, scope, taint)?.value;
-      const script = targetValue !== undefined ? /\.(?:php\d?|phtml|inc|jsp|aspx?)$/i.test(targetValue) : !!target && (flagsOf(target, scope) & INPUT) !== 0;
-      at(node, 'input_written_to_script', script ? strong : weak);
+      // file_put_contents names its file; fwrite's handle carries the taint of the path fopen() got.
+      const target = args[0];
+      const targetValue = name === 'file_put_contents' && target ? evaluateString(target, scope, taint)?.value : undefined;
+      if (targetValue !== undefined) at(node, 'input_written_to_script', /\.(?:php\d?|phtml|inc|jsp|aspx?)$/i.test(targetValue) ? strong : weak);
+      // Request content written to a path the request chose: an uploader, whatever the extension.
+      else at(node, 'input_written_to_script', target && flagsOf(target, scope) & INPUT ? medium + 1 : weak);
       return;
     }
     if ((name === 'move_uploaded_file' || name === 'copy') && !hasUploadCheck) {

@@ -5,7 +5,7 @@
  * to a fixed point (bounded rounds), so taint travels through chains of variables and functions.
  */
 import { type PhpNode, argumentsOf, childrenOf, deadlineCheck, identifierText, isNode, plainName, variableName } from './ast.ts';
-import { decoderNames, type ConstantContext, evaluateString } from './constant.ts';
+import { decoderNames, type ConstantContext, type Evaluated, evaluateString } from './constant.ts';
 import { type Facts, globalScope } from './facts.ts';
 
 export const INPUT = 1;
@@ -39,7 +39,8 @@ export class Taint implements ConstantContext {
   constructor(facts: Facts, deadline: number) {
     this.facts = facts;
     this.tick = deadlineCheck(deadline);
-    for (const { scope, name, value, operator } of facts.assignments) {
+    for (const { scope, name, value, operator, element } of facts.assignments) {
+      if (element !== undefined) continue;
       const list = this.byVariable.get(key(scope, name)) ?? [];
       list.push({ value, operator });
       this.byVariable.set(key(scope, name), list);
@@ -49,6 +50,23 @@ export class Taint implements ConstantContext {
       set.add(name);
       this.globalNames.set(scope, set);
     }
+  }
+
+  private readonly values = new Map<string, Evaluated | null>();
+
+  memo(scope: string, name: string, compute: () => Evaluated | undefined): Evaluated | undefined {
+    const k = key(this.home(scope, name), name);
+    const known = this.values.get(k);
+    if (known !== undefined) return known ?? undefined;
+    this.values.set(k, null); // in progress: a cycle reads "unknown"
+    const value = compute();
+    this.values.set(k, value ?? null);
+    return value;
+  }
+
+  /** Every expression assigned to a plain variable in a scope (element writes excluded). */
+  valuesOf(scope: string, name: string): PhpNode[] {
+    return (this.byVariable.get(key(this.home(scope, name), name)) ?? []).map((entry) => entry.value);
   }
 
   /** ConstantContext: a variable assigned exactly once, with `=`, holds that expression. */
@@ -70,9 +88,13 @@ export class Taint implements ConstantContext {
         const before = this.flags.get(k) ?? 0;
         if ((before | add) !== before) { this.flags.set(k, before | add); changed = true; }
       };
-      for (const { scope, name, value } of this.facts.assignments) {
+      for (const { scope, name, value, element } of this.facts.assignments) {
         const add = this.of(value, scope);
-        if (add) raise(key(this.home(scope, name), name), add);
+        if (!add) continue;
+        const home = key(this.home(scope, name), name);
+        // An element write taints that element and the array as a whole value, not its other keys.
+        if (element === undefined) raise(home, add);
+        else { raise(`${home}[${element}]`, add); raise(`${home}[*]`, add); }
       }
       for (const { scope, node } of this.facts.sites) {
         if (node.kind !== 'call') continue;
@@ -108,7 +130,8 @@ export class Taint implements ConstantContext {
         if (name === undefined) return isNode(node.name) ? this.of(node.name, scope, depth + 1) : 0;
         if (superglobals.has(name)) return INPUT;
         if (name === '_SERVER') return 0; // only client-controlled keys, judged in offsetlookup
-        return this.flags.get(key(this.home(scope, name), name)) ?? 0;
+        const home = key(this.home(scope, name), name);
+        return (this.flags.get(home) ?? 0) | (this.flags.get(`${home}[*]`) ?? 0);
       }
       case 'offsetlookup': {
         const base = isNode(node.what) ? node.what : undefined;
@@ -117,7 +140,14 @@ export class Taint implements ConstantContext {
           const keyValue = keyNode && (keyNode.kind === 'string' ? String(keyNode.value) : undefined);
           return keyValue === undefined || clientServerKeys.test(keyValue) ? INPUT : 0;
         }
-        return (base ? this.of(base, scope, depth + 1) : 0) | (isNode(node.offset) && this.isInputKeyedGlobals(node) ? INPUT : 0);
+        const baseName = variableName(base);
+        const offset = isNode(node.offset) ? node.offset : undefined;
+        if (base && baseName !== undefined && !superglobals.has(baseName) && offset && (offset.kind === 'string' || offset.kind === 'number')) {
+          // $a['k']: the whole-array taint and that element's, not the taint of the array's other keys.
+          const home = key(this.home(scope, baseName), baseName);
+          return (this.flags.get(home) ?? 0) | (this.flags.get(`${home}[${String(offset.value)}]`) ?? 0) | (this.isInputKeyedGlobals(node) ? INPUT : 0);
+        }
+        return (base ? this.of(base, scope, depth + 1) : 0) | (offset && this.isInputKeyedGlobals(node) ? INPUT : 0);
       }
       case 'string': case 'number': case 'boolean': case 'nowdoc': case 'nullkeyword': case 'magic': case 'name':
       case 'closure': case 'arrowfunc': case 'isset': case 'empty': case 'new': case 'propertylookup': case 'staticlookup':
