@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { effectiveSshd, readWrittenSshdConfig, recordedExecutor, RootFs } from '../src/index.ts';
-import { collectSshdConfig } from '../src/facts/sshd-config.ts';
+import { collectSshdConfig, recordingReader } from '../src/facts/sshd-config.ts';
 import { makeRoot, removeRoots } from './fixture-root.ts';
 
 afterAll(removeRoots);
@@ -25,7 +25,7 @@ describe('reading sshd_config the way sshd does', () => {
     '/etc/ssh/sshd_config.d/30-match.conf': 'Match Address 10.0.0.0/8\n  LoginGraceTime 10\n',
     '/etc/ssh/sshd_config.d/40-after.conf': 'ClientAliveInterval 300\n',
   });
-  const { written, files } = readWrittenSshdConfig(new RootFs(root));
+  const { written, files } = readWrittenSshdConfig(recordingReader(new RootFs(root)));
 
   it('splices Include files in lexical order at the Include line, only *.conf', () => {
     expect(files).toEqual([
@@ -65,7 +65,7 @@ describe('reading sshd_config the way sshd does', () => {
       '/etc/ssh/extra/a.conf': 'PermitRootLogin no\n',
       '/etc/ssh/extra/b.conf': { link: '/etc/passwd' },
     });
-    const read = readWrittenSshdConfig(new RootFs(other));
+    const read = readWrittenSshdConfig(recordingReader(new RootFs(other)));
     expect(read.files).toEqual(['/etc/ssh/sshd_config', '/etc/ssh/extra/a.conf']);
     expect(read.written.get('permitrootlogin')?.value).toBe('no');
   });

@@ -42,6 +42,7 @@ function collectors(fs: RootFs, options: GatherOptions) {
   const { exec } = options;
   return {
     sshd: () => collectSshdConfig(fs, exec),
+    loginDefsFile: () => fs.read('/etc/login.defs'),
     loginDefs: () => parseSpaceSeparated(fs.read('/etc/login.defs')?.text ?? '', '/etc/login.defs'),
     pwquality: () => {
       const settings = parseEquals(fs.read('/etc/security/pwquality.conf')?.text ?? '', '/etc/security/pwquality.conf');

@@ -23,6 +23,47 @@ export interface SshdConfig {
   dumped: Map<string, string> | null;
   /** The files read, in the order sshd reads them. */
   files: string[];
+  /** What reading saw (texts and directory listings), so the planner can replay it with a drop-in added. */
+  snapshot: ConfigSnapshot;
+}
+
+/** The little of a file system the config reader needs; a RootFs, or a recorded snapshot with additions. */
+export interface ConfigReader {
+  read(p: string): string | undefined;
+  list(dir: string): string[];
+}
+export interface ConfigSnapshot {
+  texts: Map<string, string | undefined>;
+  listings: Map<string, string[]>;
+}
+
+/** Reads through `fs`, keeping what it saw. */
+export function recordingReader(fs: RootFs, snapshot: ConfigSnapshot = { texts: new Map(), listings: new Map() }): ConfigReader & { snapshot: ConfigSnapshot } {
+  return {
+    snapshot,
+    read: (p) => {
+      const text = fs.read(p)?.text;
+      snapshot.texts.set(p, text);
+      return text;
+    },
+    list: (dir) => {
+      const names = fs.list(dir);
+      snapshot.listings.set(dir, names);
+      return names;
+    },
+  };
+}
+
+/** The snapshot as it would read with `added` files written (path → text). */
+export function overlayReader(snapshot: ConfigSnapshot, added: Record<string, string>): ConfigReader {
+  return {
+    read: (p) => added[p] ?? snapshot.texts.get(p),
+    list: (dir) => {
+      const names = new Set(snapshot.listings.get(dir) ?? []);
+      for (const p of Object.keys(added)) if (path.posix.dirname(p) === dir) names.add(path.posix.basename(p));
+      return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    },
+  };
 }
 
 export const sshdConfigPath = '/etc/ssh/sshd_config';
@@ -44,11 +85,11 @@ export function splitSshdLine(raw: string): { keyword: string; args: string[] } 
 }
 
 /** Expands an Include pattern inside the root: `*` and `?` in the last component, sorted like glob(3). */
-function expandInclude(fs: RootFs, pattern: string): string[] {
+function expandInclude(fs: ConfigReader, pattern: string): string[] {
   const absolute = pattern.startsWith('/') ? pattern : path.posix.join('/etc/ssh', pattern);
   const dir = path.posix.dirname(absolute);
   const base = path.posix.basename(absolute);
-  if (!/[*?[]/.test(base)) return fs.exists(absolute) ? [absolute] : [];
+  if (!/[*?[]/.test(base)) return [absolute];
   const re = new RegExp(`^${base.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
   return fs
     .list(dir)
@@ -57,11 +98,11 @@ function expandInclude(fs: RootFs, pattern: string): string[] {
 }
 
 /** The first global value of every keyword in the files, following Include, skipping Match blocks. */
-export function readWrittenSshdConfig(fs: RootFs, file = sshdConfigPath): { written: Map<string, SshdSetting>; files: string[] } {
+export function readWrittenSshdConfig(fs: ConfigReader, file = sshdConfigPath): { written: Map<string, SshdSetting>; files: string[] } {
   const written = new Map<string, SshdSetting>();
   const files: string[] = [];
   const visit = (current: string, depth: number, insideMatch: boolean): void => {
-    const text = fs.read(current)?.text;
+    const text = fs.read(current);
     if (text === undefined || depth > 16) return;
     files.push(current);
     // A Match opened in an included file is closed at its end: it cannot reach the including file's later lines.
@@ -100,13 +141,14 @@ export function parseSshdDump(stdout: string): Map<string, string> {
 
 export async function collectSshdConfig(fs: RootFs, exec: Executor): Promise<SshdConfig> {
   const present = fs.exists(sshdConfigPath) || fs.exists('/usr/sbin/sshd');
-  const { written, files } = readWrittenSshdConfig(fs);
+  const reader = recordingReader(fs);
+  const { written, files } = readWrittenSshdConfig(reader);
   let dumped: Map<string, string> | null = null;
   if (present) {
     const result = await exec('sshd', ['-T']);
     if (result.code === 0 && result.stdout.trim() !== '') dumped = parseSshdDump(result.stdout);
   }
-  return { present, written, dumped, files };
+  return { present, written, dumped, files, snapshot: reader.snapshot };
 }
 
 /**
