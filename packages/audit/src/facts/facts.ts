@@ -88,6 +88,8 @@ export interface Facts extends CollectedFacts {
   root: string;
   accounts: ReturnType<typeof collectAccounts>;
   moduleFlags: ModuleFlags | undefined;
+  /** How long each collector took, in milliseconds: the audit's time is almost all here. */
+  timings: Partial<Record<FactName, number>>;
   /** Why a fact is missing; the checks that use it report this as their error. */
   errors: Partial<Record<FactName, string>>;
 }
@@ -96,6 +98,7 @@ export async function gatherFacts(options: GatherOptions): Promise<Facts> {
   const fs = new RootFs(options.root);
   const all = collectors(fs, options);
   const errors: Facts['errors'] = {};
+  const timings: Facts['timings'] = {};
   const skip = new Set(options.skip ?? []);
   const names = Object.keys(all) as (keyof Collectors)[];
   // The commands (find, dpkg --verify, apt-get) are the slow part: they run side by side.
@@ -105,11 +108,14 @@ export async function gatherFacts(options: GatherOptions): Promise<Facts> {
         errors[name] = 'skipped';
         return undefined;
       }
+      const started = performance.now();
       try {
         return await all[name]();
       } catch (error) {
         errors[name] = error instanceof Error ? error.message : String(error);
         return undefined;
+      } finally {
+        timings[name] = Math.round(performance.now() - started);
       }
     }),
   );
@@ -122,5 +128,5 @@ export async function gatherFacts(options: GatherOptions): Promise<Facts> {
   } catch (error) {
     errors.accounts = error instanceof Error ? error.message : String(error);
   }
-  return { ...collected, accounts: accounts as Facts['accounts'], root: fs.root, moduleFlags: options.moduleFlags, errors };
+  return { ...collected, accounts: accounts as Facts['accounts'], root: fs.root, moduleFlags: options.moduleFlags, timings, errors };
 }
