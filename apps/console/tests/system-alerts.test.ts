@@ -352,6 +352,25 @@ describe('delivery of notices: interval and the queue of one', () => {
     }
   });
 
+  it('the loop looks at once when it starts, so a notice raised in its first seconds is new, not old', async () => {
+    await save(full((s) => {
+      s.methods = ['wechat'];
+      s.interval = 0;
+    }));
+    const d = alertDispatcher(h.console.ctx);
+    await raise('before start'); // older than the first look: never sent
+    const stop = d.start(60_000); // no second look within this test: only the first one can set the cursor
+    try {
+      await expect.poll(() => getSetting(h.console.ctx.db, 'alert_state').cursor, { timeout: 3000 }).not.toBeNull();
+      await raise('early');
+      await d.poll();
+      expect(robotCalls().some((r) => r.body.includes('early'))).toBe(true);
+      expect(robotCalls().some((r) => r.body.includes('before start'))).toBe(false);
+    } finally {
+      stop();
+    }
+  });
+
   it('a failed delivery becomes an alert.delivery_failed event, readable in both languages', async () => {
     const d = alertDispatcher(h.console.ctx);
     await d.poll();

@@ -134,13 +134,17 @@ export function createAlertDispatcher(ctx: ConsoleContext, ports: DeliveryPorts 
     },
     start(everyMs = alertPollMs) {
       let busy = false;
-      const timer = setInterval(() => {
+      const look = () => {
         if (busy) return;
         busy = true;
         void dispatcher.poll().catch(() => {}).then(() => dispatcher.tick()).catch(() => {}).finally(() => {
           busy = false;
         });
-      }, everyMs);
+      };
+      // The first look at once: it sets the starting point (nothing older is sent), so a notice
+      // raised in the console's first seconds is not taken for an old one by a first look made later.
+      look();
+      const timer = setInterval(look, everyMs);
       timer.unref();
       return () => clearInterval(timer);
     },
