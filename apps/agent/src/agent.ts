@@ -29,6 +29,8 @@ import { processHandlers } from './process/process-handlers.ts';
 import type { RemoteOptions, RemoteService } from './remote/remote-service.ts';
 import { openRemote } from './remote/open-remote.ts';
 import { remoteHandlers } from './remote/remote-handlers.ts';
+import { AuditService, type AuditTarget } from './audit/audit-service.ts';
+import { auditHandlers } from './audit/audit-handlers.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -65,6 +67,11 @@ export interface AgentOptions {
   account?: AccountOptions;
   /** Remote-login protection: the `sshd -T` command, the UTC offset (tests inject a clock zone), where logins are read. */
   remote?: RemoteOptions;
+  /**
+   * The security audit's root and command executor. Absent: this agent cannot audit (tests). The
+   * main entry passes `/` and the real executor, or RAMPART_AUDIT_ROOT's fixture root (browser tests).
+   */
+  audit?: AuditTarget;
 }
 
 export interface RunningAgent {
@@ -78,6 +85,7 @@ export interface RunningAgent {
   account: AccountService;
   process: ProcessService;
   remote: RemoteService;
+  audit: AuditService;
   close(): Promise<void>;
 }
 
@@ -91,6 +99,7 @@ function buildHandlers(
   account: AccountService,
   processes: ProcessService,
   remote: RemoteService,
+  audit: AuditService,
   options: AgentOptions,
   log: (line: string) => void,
   basic: ReturnType<typeof systemBasicHandlers>,
@@ -105,6 +114,7 @@ function buildHandlers(
     ...accountHandlers(account),
     ...processHandlers(processes),
     ...remoteHandlers(remote),
+    ...auditHandlers(audit),
     'host.info': () => collectHostInfo(guard.kernelCauses()),
     'host.rates': () => sampler.current(),
     'module.list': async () => store.list(),
@@ -166,7 +176,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   firewall.useCommonAreas(processes);
   const ntp = await NtpService.open({ stateDir: path.resolve(options.stateDir), log, setClock: options.executors.setClock ?? null, ...options.ntp });
   const remote = await openRemote(firewall, (await store.list()).remote === 1, sinks, log, options.remote);
-  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, options, log, systemBasicHandlers(protection, ntp));
+  const audit = new AuditService({ stateDir: path.resolve(options.stateDir), target: options.audit ?? null, moduleFlags: async () => store.list(), log });
+  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, audit, options, log, systemBasicHandlers(protection, ntp));
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -190,6 +201,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     processes.close();
     await guard.close();
     await remote.close();
+    audit.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -207,6 +219,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     processes.close();
     await guard.close();
     await remote.close();
+    audit.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -228,10 +241,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     processes.close();
     await guard.close();
       await remote.close();
+      audit.close();
       await firewall.close();
       await logs.close();
     })();
     return closed;
   };
-  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, process: processes, remote, close };
+  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, process: processes, remote, audit, close };
 }

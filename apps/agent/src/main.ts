@@ -1,4 +1,5 @@
 import process from 'node:process';
+import { recordedExecutor, systemExecutor } from '@rampart/audit';
 import { startAgent, type RunningAgent } from './agent.ts';
 import { agentConfigFromEnv } from './config/agent-config.ts';
 import { effectiveUid } from './host/kernel-status.ts';
@@ -32,6 +33,13 @@ function stop(signal: string): void {
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 
+/** `/` and the real commands; a fixture root gets no commands at all (they would read the host). */
+function auditTarget(root: string | undefined) {
+  if (!root) return { root: '/', executor: systemExecutor('/') };
+  log(`audit root: ${root} (RAMPART_AUDIT_ROOT; commands are not run)`);
+  return { root, executor: recordedExecutor({}) };
+}
+
 async function main(): Promise<void> {
   const config = await agentConfigFromEnv(process.env, process.cwd());
   if (effectiveUid() !== 0) {
@@ -43,6 +51,9 @@ async function main(): Promise<void> {
     socketGroupId: config.socketGroupId,
     // RAMPART_DRY_CLOCK=1 (browser tests): NTP syncs fetch the time but never set the host clock.
     executors: { ...systemExecutors({ dryReboot: config.dryReboot, log }), setClock: systemClockSetter({ dry: process.env.RAMPART_DRY_CLOCK === '1', log }) },
+    // The security audit reads this host (`/`). RAMPART_AUDIT_ROOT (browser tests only) points it at
+    // a fixture root the test wrote, so the product's own audit and reinforcement never touch the host.
+    audit: auditTarget(process.env.RAMPART_AUDIT_ROOT),
     log,
   });
   log(`agent listening on ${agent.socketPath}`);

@@ -14,6 +14,7 @@ import { tamperAgentParams, tamperAgentResults } from './tamper-api.ts';
 import { accountAgentParams, accountAgentResults } from './account-api.ts';
 import { remoteAgentParams, remoteAgentResults } from './remote-api.ts';
 import { processAgentParams, processAgentResults } from './process-api.ts';
+import { auditAgentParams, auditAgentResults } from './audit-api.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -62,6 +63,7 @@ export const agentParamSchemas = {
   ...accountAgentParams,
   ...processAgentParams,
   ...remoteAgentParams,
+  ...auditAgentParams,
 } as const;
 
 export type AgentMethod = keyof typeof agentParamSchemas;
@@ -119,6 +121,7 @@ export const agentResultSchemas = {
   ...accountAgentResults,
   ...processAgentResults,
   ...remoteAgentResults,
+  ...auditAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 

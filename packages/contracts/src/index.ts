@@ -52,3 +52,4 @@ export * from './tamper-templates.ts';
 export * from './guard-helper.ts';
 export * from './webshell.ts';
 export * from './audit.ts';
+export * from './audit-api.ts';

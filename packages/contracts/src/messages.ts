@@ -13,6 +13,8 @@ import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
 import { websiteMessages } from './messages/website.ts';
 import { websiteApiMessages } from './messages/website-api.ts';
+import { auditMessages } from './audit.ts';
+import { auditApiMessages } from './messages/audit.ts';
 
 /**
  * Every message the server sends to a user, in both languages. Keys are stable codes; the console
@@ -165,6 +167,8 @@ const zh = {
   ...shortcutsMessages.zh,
   ...websiteMessages.zh,
   ...websiteApiMessages.zh,
+  ...auditMessages.zh,
+  ...auditApiMessages.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -315,6 +319,8 @@ const en: Record<MessageKey, string> = {
   ...shortcutsMessages.en,
   ...websiteMessages.en,
   ...websiteApiMessages.en,
+  ...auditMessages.en,
+  ...auditApiMessages.en,
 };
 
 export const messages: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zh, 'en-US': en };

@@ -1,0 +1,20 @@
+import type { AgentHandlers } from '../protocol/dispatch.ts';
+import type { AuditService } from './audit-service.ts';
+
+type AuditMethods = Extract<keyof AgentHandlers, `audit.${string}`>;
+
+/**
+ * Every `audit.*` call. Starting a run and applying reinforcement answer at once and go on in the
+ * background (status reports progress); the console records who asked in its audit trail.
+ */
+export function auditHandlers(service: AuditService): Pick<AgentHandlers, AuditMethods> {
+  return {
+    'audit.status': async () => service.status(),
+    'audit.start': async ({ account }) => service.start(account),
+    'audit.results': async (query) => service.results(query),
+    'audit.history': async ({ offset, limit }) => service.history(offset, limit),
+    'audit.reinforce.items': async () => ({ list: service.items() }),
+    'audit.reinforce.apply': async ({ checkIds }) => service.apply(checkIds),
+    'audit.reinforce.revert': async ({ checkIds }) => service.revert(checkIds),
+  };
+}
