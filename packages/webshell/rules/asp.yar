@@ -1,6 +1,7 @@
 // Rampart web-shell rules: ASP and ASP.NET
 // licence: the Rampart project's own licence (written for Rampart; not derived from any third-party rule set)
 // version: rampart-webshell-2026.06.1
+// languages: asp aspx
 //
 // Generic behaviour: Execute/Eval of request text, command objects, processes started with request
 // text, assemblies loaded from the request.

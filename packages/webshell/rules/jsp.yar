@@ -1,6 +1,7 @@
 // Rampart web-shell rules: JSP
 // licence: the Rampart project's own licence (written for Rampart; not derived from any third-party rule set)
 // version: rampart-webshell-2026.06.1
+// languages: jsp
 //
 // Generic behaviour: request parameters reaching Runtime.exec or ProcessBuilder, classes defined
 // from decoded bytes, script engines evaluating request text.

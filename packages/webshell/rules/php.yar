@@ -1,6 +1,7 @@
 // Rampart web-shell rules: PHP
 // licence: the Rampart project's own licence (written for Rampart; not derived from any third-party rule set)
 // version: rampart-webshell-2026.06.1
+// languages: php
 //
 // Generic behaviour only: user input handed to an interpreter, decoders feeding eval, input used
 // as a function name, back-connect shells. No rule is keyed to a sample's name, hash or unique

@@ -48,8 +48,13 @@ export function classify(path: string, bytes: Buffer): WebshellLanguage {
   if (jspExtensions.has(ext)) return 'jsp';
   if (aspxExtensions.has(ext)) return 'aspx';
   if (aspExtensions.has(ext)) return 'asp';
-  // Other names (txt, no extension, images without magic, js ...): the content decides.
-  if (phpOpen.test(head)) return 'php';
+  // Other names (txt, no extension, images without magic, js ...): the content decides. Every mark
+  // below needs `<?`, `<%`, `<script` or `System.`; most such files (scripts, styles) have none.
+  if (head.indexOf('<?') === -1 && head.indexOf('<%') === -1 && head.indexOf('System.') === -1 && !/<script/i.test(head)) return 'other';
+  // A page of one language may quote another's tags (an ASP page printing `<?xml`): the first opening wins.
+  const php = phpOpen.exec(head)?.index ?? -1;
+  const other = head.search(/<%|<script\s+runat\s*=\s*["']?server|<object\s+runat\s*=\s*["']?server/i);
+  if (php !== -1 && (other === -1 || php < other)) return 'php';
   if (jspMarks.test(head) && /<%/.test(head)) return 'jsp';
   if (aspxMarks.test(head)) return 'aspx';
   if (aspMarks.test(head) && /<%/.test(head)) return 'asp';

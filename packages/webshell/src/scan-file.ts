@@ -12,7 +12,7 @@ import type { YaraX } from '@litko/yara-x';
 import { analyse, defaultParserMaxBytes } from './analyse/index.ts';
 import { classify } from './classify.ts';
 import { type FileScan, startScan } from './file-scan.ts';
-import { readBounded } from './read.ts';
+import { type ReadResult, readBounded, readBoundedSync } from './read.ts';
 import { type RuleSet, builtinRuleSet, signatureFindings } from './signatures.ts';
 import { verdict } from './verdict.ts';
 
@@ -37,7 +37,8 @@ function withLanguage(scan: FileScan): FileScan {
 function withSignatures(scan: FileScan, context: ScanContext): FileScan {
   const bytes = scan.bytes;
   if (!bytes) return scan;
-  const findings = [...scan.findings, ...signatureFindings((context.ruleSet ?? builtinRuleSet()).scanner, bytes, 'signature')];
+  const rules = context.ruleSet ?? builtinRuleSet();
+  const findings = [...scan.findings, ...signatureFindings(rules.byLanguage[scan.language] ?? rules.scanner, bytes, 'signature')];
   if (context.customRules) findings.push(...signatureFindings(context.customRules, bytes, 'custom_rule'));
   if (context.customHashes?.has(scan.sha256)) {
     findings.push({ source: 'custom_hash', reason: 'custom_hash', risk: 'high', evidence: scan.sha256, offset: 0, length: bytes.length });
@@ -64,13 +65,22 @@ export function scanBytes(path: string, bytes: Buffer, meta: { size?: number; mt
   return fromBytes(withBytes(startScan(path, context.timeBudgetMs), bytes, meta.size ?? bytes.length, meta.mtimeMs ?? 0), context);
 }
 
-/** Reads and scans one file. In-process: the time budget is checked between and inside stages;
- * for a hard bound on a pathological file use scanTree, whose workers can be stopped. */
-export async function scanFile(path: string, context: ScanContext): Promise<WebshellFileResult> {
-  const started = startScan(path, context.timeBudgetMs);
-  const read = await readBounded(path, context.sizeLimitKb);
+function fromRead(started: FileScan, read: ReadResult, context: ScanContext): WebshellFileResult {
   if (!read.ok) {
     return verdict({ ...started, size: read.size, mtimeMs: read.mtimeMs, unscanned: { reason: read.reason, detail: read.detail } });
   }
   return fromBytes(withBytes(started, read.bytes, read.size, read.mtimeMs), context);
+}
+
+/** Reads and scans one file. In-process: the time budget is checked between and inside stages;
+ * for a hard bound on a pathological file use scanTree, whose workers can be stopped. */
+export async function scanFile(path: string, context: ScanContext): Promise<WebshellFileResult> {
+  const started = startScan(path, context.timeBudgetMs);
+  return fromRead(started, await readBounded(path, context.sizeLimitKb), context);
+}
+
+/** scanFile with a synchronous read: for a worker thread, which has nothing else to do meanwhile. */
+export function scanFileSync(path: string, context: ScanContext): WebshellFileResult {
+  const started = startScan(path, context.timeBudgetMs);
+  return fromRead(started, readBoundedSync(path, context.sizeLimitKb), context);
 }

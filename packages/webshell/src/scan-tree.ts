@@ -4,7 +4,8 @@
  */
 import type { WebshellFileResult, WebshellScanProgress } from '@rampart/contracts';
 import { isFlaggedRisk } from '@rampart/contracts';
-import { ScanPool } from './pool.ts';
+import { ScanPool, batchSize } from './pool.ts';
+import type { WorkerStall } from './worker-protocol.ts';
 import { walkTree } from './walk.ts';
 import { whitelistMatcher } from './whitelist.ts';
 
@@ -22,6 +23,8 @@ export interface TreeScanOptions {
   onProgress?: (progress: WebshellScanProgress) => void;
   /** Every file's result, as it is done. */
   onResult?: (result: WebshellFileResult) => void;
+  /** Test-only: make the workers block on some files, as a stuck parser would (see worker-protocol.ts). */
+  testStall?: WorkerStall;
 }
 
 export interface TreeScanSummary {
@@ -44,11 +47,14 @@ export async function scanTree(options: TreeScanOptions): Promise<TreeScanSummar
     ...(options.parserMaxBytes ? { parserMaxBytes: options.parserMaxBytes } : {}),
     ...(options.customRuleText ? { customRuleText: options.customRuleText } : {}),
     ...(options.customHashes ? { customHashes: [...options.customHashes] } : {}),
+    ...(options.testStall ? { stall: options.testStall } : {}),
   }, options.workers ?? 2);
   const reported: WebshellFileResult[] = [];
   const inFlight = new Set<Promise<void>>();
+  let wake: (() => void) | undefined;
   const skip = whitelistMatcher(options.whitelist ?? []);
-  const limit = (options.workers ?? 2) * 4;
+  // Two full batches per worker queued ahead: the workers never wait for the walk, and memory stays bounded.
+  const limit = (options.workers ?? 2) * batchSize * 2;
   progress.state = 'scanning';
   try {
     for (const root of options.roots) {
@@ -66,9 +72,10 @@ export async function scanTree(options: TreeScanOptions): Promise<TreeScanSummar
           report();
         });
         inFlight.add(job);
-        void job.finally(() => inFlight.delete(job));
+        void job.finally(() => { inFlight.delete(job); if (inFlight.size < limit) wake?.(); });
         // Backpressure: the walk waits while the pool has enough queued work (memory stays bounded).
-        while (inFlight.size >= limit) await Promise.race(inFlight);
+        while (inFlight.size >= limit) await new Promise<void>((resolve) => { wake = resolve; });
+        wake = undefined;
       }
       if (options.signal?.aborted) break;
     }

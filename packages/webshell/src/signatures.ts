@@ -9,14 +9,32 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { compile, type YaraX } from '@litko/yara-x';
-import type { WebshellFinding, WebshellRisk } from '@rampart/contracts';
+import type { WebshellFinding, WebshellLanguage, WebshellRisk } from '@rampart/contracts';
 import { webshellRiskSchema } from '@rampart/contracts';
 import { evidenceAt } from './signals.ts';
 
 export const builtinRulesDir = new URL('../rules/', import.meta.url);
 
-export interface RuleFileHeader { file: string; licence: string; version: string }
-export interface RuleSet { version: string; files: RuleFileHeader[]; scanner: YaraX }
+export interface RuleFileHeader {
+  file: string;
+  licence: string;
+  version: string;
+  /** `// languages: php` — the file's rules are run only on files of these languages (and on unclassified files). */
+  languages?: WebshellLanguage[];
+}
+export interface RuleSet {
+  version: string;
+  files: RuleFileHeader[];
+  /** Every rule: what unclassified files and images get (and what `yara` runs in the bench). */
+  scanner: YaraX;
+  /**
+   * The rules that apply to a language, compiled apart: a PHP file is not scanned for ASP's or JSP's
+   * shapes (the server runs it as PHP, so those would be inert text), which saves most of the scan.
+   */
+  byLanguage: Partial<Record<WebshellLanguage, YaraX>>;
+}
+
+const routedLanguages: readonly WebshellLanguage[] = ['php', 'jsp', 'asp', 'aspx'];
 
 /** `// licence: ...` and `// version: ...` in the comment block at the top of a rule file. */
 export function parseRuleHeader(file: string, source: string): RuleFileHeader {
@@ -24,7 +42,10 @@ export function parseRuleHeader(file: string, source: string): RuleFileHeader {
   const licence = /^\/\/\s*licen[cs]e:\s*(.+)$/im.exec(head)?.[1]?.trim();
   const version = /^\/\/\s*version:\s*(\S+)\s*$/im.exec(head)?.[1]?.trim();
   if (!licence || !version) throw new Error(`rule file ${file}: the header must name its licence and version`);
-  return { file, licence, version };
+  const listed = /^\/\/\s*languages:\s*(.+)$/im.exec(head)?.[1]?.trim().toLowerCase().split(/[\s,]+/);
+  const unknown = listed?.filter((name) => !routedLanguages.includes(name as WebshellLanguage));
+  if (unknown?.length) throw new Error(`rule file ${file}: unknown language ${unknown.join(', ')}`);
+  return { file, licence, version, ...(listed ? { languages: listed as WebshellLanguage[] } : {}) };
 }
 
 export function loadRuleSet(dir: URL | string = builtinRulesDir): RuleSet {
@@ -39,7 +60,12 @@ export function loadRuleSet(dir: URL | string = builtinRulesDir): RuleSet {
   }
   const versions = new Set(files.map((file) => file.version));
   if (versions.size !== 1) throw new Error(`rule files disagree on the version: ${[...versions].join(', ')}`);
-  return { version: files[0]?.version ?? '', files, scanner: compile(sources.join('\n')) };
+  const byLanguage: Partial<Record<WebshellLanguage, YaraX>> = {};
+  for (const language of routedLanguages) {
+    const own = sources.filter((_, index) => files[index]?.languages?.includes(language) ?? true);
+    if (own.length > 0) byLanguage[language] = compile(own.join('\n'));
+  }
+  return { version: files[0]?.version ?? '', files, scanner: compile(sources.join('\n')), byLanguage };
 }
 
 let cached: RuleSet | undefined;

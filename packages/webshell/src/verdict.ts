@@ -2,7 +2,7 @@
  * Stage 6, verdict: the file's risk is its strongest finding's. Findings come strongest first,
  * bounded in number (a file with a thousand matches is no more a shell than one with ten).
  */
-import type { WebshellFileResult } from '@rampart/contracts';
+import type { WebshellFileResult, WebshellUnscannedReason } from '@rampart/contracts';
 import type { FileScan } from './file-scan.ts';
 import { maxRisk, riskRank } from './signals.ts';
 
@@ -24,4 +24,9 @@ export function verdict(scan: FileScan, now = Date.now()): WebshellFileResult {
     findings,
     elapsedMs: Math.max(0, now - scan.startedAt),
   };
+}
+
+/** A file that never got a scan of its own (its worker was stopped or died, or the pool closed). */
+export function unscannedResult(path: string, reason: WebshellUnscannedReason): WebshellFileResult {
+  return { path, size: 0, mtimeMs: 0, sha256: '', language: 'other', status: 'unscanned', unscannedReason: reason, risk: 'none', findings: [], elapsedMs: 0 };
 }

@@ -26,9 +26,9 @@ describe('bounds', () => {
   });
 
   it('a pathological file comes back unscanned within the time budget and the tree scan goes on', async () => {
-    // Both carry request input, so they are parsed (a file with nothing to follow is not).
-    const nested = '<?php $a = $_GET[1] . ' + '('.repeat(400_000) + '1' + ')'.repeat(400_000) + ';';
-    const arrays = '<?php $a = $_GET[1] . ' + '['.repeat(200_000) + ']'.repeat(200_000) + ';';
+    // Both carry request input and a sink, so they are parsed (a file with nothing to follow is not).
+    const nested = '<?php $a = $_GET[1] . ' + '('.repeat(400_000) + '1' + ')'.repeat(400_000) + '; eval($a);';
+    const arrays = '<?php $a = $_GET[1] . ' + '['.repeat(200_000) + ']'.repeat(200_000) + '; eval($a);';
     const dir = writeTree({
       'a-nested.php': nested,
       'b-arrays.php': arrays,
