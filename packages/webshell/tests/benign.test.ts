@@ -45,6 +45,13 @@ $raw = gzinflate(substr($blob, 10));`],
   'upload handler that checks the extension': ['k.php', `<?php
 $ext = strtolower(pathinfo($_FILES['f']['name'], PATHINFO_EXTENSION));
 if (in_array($ext, array('jpg', 'png'), true)) move_uploaded_file($_FILES['f']['tmp_name'], '/srv/up/' . md5(uniqid()) . '.' . $ext);`],
+  // Look-alikes of the constant-evaluation and state-taint shells.
+  'XOR of strings in a checksum, a callable table of safe names': ['l.php', `<?php $mask = 'ab' ^ 'cd'; $f = substr_replace('strtoupper', 'lower', 3); echo $f($_GET['q']); $fmt['k'] = 'intval'; $list[] = $fmt; echo $list[0]['k']($_GET['n']);`],
+  'a helper called with a bare-word callback of a safe function': ['m.php', `<?php function apply($f, $v) { return $f($v); } echo apply(htmlspecialchars, $_GET['t']);`],
+  'eval of constant code built from pieces': ['n.php', `<?php $code = 'return ' . '1 + 2' . ';'; echo eval($code);`],
+  'reflection of a constant class method': ['o.php', `<?php $m = new ReflectionMethod('Foo', 'bar'); echo $m->getName(); echo htmlspecialchars($_GET['x']);`],
+  'request values in properties, escaped before a command': ['p.php', `<?php class Job { private $file; function __construct() { $this->file = escapeshellarg($_POST['f']); $this->limit = intval($_GET['n']); } function run() { system('gzip ' . $this->file); } }`],
+  'a global config array read in functions': ['q.php', `<?php $GLOBALS['config'] = array('cmd' => 'uptime'); function up() { return shell_exec($GLOBALS['config']['cmd']); } echo htmlspecialchars($_GET['q'] ?? '');`],
   'minified JavaScript': ['app.min.js', '!function(e,t){"use strict";var n=function(e){return eval("("+e+")")};e.exec=function(c){return new Function(c)()};t.a=atob("aGVsbG8=")}(window,{});var q=document.location.search;'],
   'a JSP page that only reads parameters': ['a.jsp', '<%@ page contentType="text/html" %><% String name = request.getParameter("name"); out.println(name == null ? "" : name.replace("<", "&lt;")); %>'],
   'an ASP page with a form': ['a.asp', '<% Dim n : n = Request.Form("name") : Response.Write Server.HTMLEncode(n) %>'],

@@ -42,11 +42,15 @@ describe('the parse pre-check', () => {
     expect(isWorthParsing('<?php $f = "sys" . "tem"; $f("id");')).toBe(true);
     expect(isWorthParsing(`<?php $p = '${'QUJD'.repeat(200)}'; $f = $g($p);`)).toBe(true);
     expect(isWorthParsing('<?php $x = getenv("HTTP_X"); include $x;')).toBe(true);
-    // a source without a sink, a sink without a source
-    expect(isWorthParsing('<?php echo htmlspecialchars($_GET["q"]);')).toBe(false);
-    expect(isWorthParsing('<?php $rows = array_map("intval", $ids); include ABSPATH . "x.php";')).toBe(false);
+    // Files over 4 KB: a source without a sink, a sink without a source
+    const big = (code: string): string => `<?php /* ${'licence text '.repeat(400)} */ ${code}`;
+    expect(isWorthParsing(big('echo htmlspecialchars($_GET["q"]);'))).toBe(false);
+    expect(isWorthParsing(big('$rows = array_map("intval", $ids); include ABSPATH . "x.php";'))).toBe(false);
     // server-set keys and lowercase names are not request input
-    expect(isWorthParsing('<?php $s = $_SERVER["SCRIPT_NAME"]; $this->_get($s); call_user_func($cb);')).toBe(false);
+    expect(isWorthParsing(big('$s = $_SERVER["SCRIPT_NAME"]; $this->_get($s); call_user_func($cb);'))).toBe(false);
+    // a small file with a sink is parsed whatever its sources
+    expect(isWorthParsing('<?php $a = "as"; $c = $a . "sert"; $c($_SESSION["x"]);')).toBe(true);
+    expect(isWorthParsing('<?php echo "hello";')).toBe(false);
   });
 
   it('finds a 600-character packed run wherever it sits, and nothing shorter', () => {

@@ -8,6 +8,7 @@
  * `use ($x)` and captured variables simple.
  */
 import { type PhpNode, childrenOf, deadlineCheck, identifierText, isNode, plainName, variableName } from './ast.ts';
+import { propertyKey } from './constant.ts';
 
 export interface Assignment {
   scope: string;
@@ -39,26 +40,47 @@ export interface Facts {
 export const globalScope = '';
 const siteKinds = new Set(['call', 'eval', 'include', 'encapsed', 'variable', 'new']);
 
-/** Variables a target expression writes: `$a`, `$a[..]`, `$a->..` (the base), list()/[] destructuring. */
+/**
+ * Variables a target expression writes: `$a`, `$a[..]` (the base), list()/[] destructuring, and
+ * the file-wide pseudo-variables: `$x->p` is '->p' and `C::$p` is '::p' (one value per property
+ * name, whatever the object: flow through `$this->cmd` is followed without types), and
+ * `$GLOBALS['v']` is the global $v.
+ */
 function assignedNames(target: PhpNode, out: string[]): void {
   const stack = [target];
   while (stack.length > 0) {
     const node = stack.pop() as PhpNode;
     const name = variableName(node);
     if (name !== undefined) { out.push(name); continue; }
-    if (node.kind === 'offsetlookup' && isNode(node.what)) stack.push(node.what);
+    const property = propertyKey(node);
+    if (property !== undefined) { out.push(property); continue; }
+    const global = globalsKey(node);
+    if (global !== undefined) { out.push(globalMark + global); continue; }
+    if ((node.kind === 'offsetlookup' || node.kind === 'propertylookup') && isNode(node.what)) stack.push(node.what);
     else if (node.kind === 'list' || node.kind === 'array') {
       for (const item of childrenOf(node)) stack.push(item.kind === 'entry' && isNode(item.value) ? item.value : item);
     }
   }
 }
 
-/** `$a['k']` (one level, constant key) → 'k'. */
+/** Marks a name that lives in the global scope whatever scope writes it (`$GLOBALS['v']`). */
+export const globalMark = '\u0001';
+
+/** `$GLOBALS['v']` → 'v' (not the superglobals it also holds: those are input). */
+export function globalsKey(node: PhpNode): string | undefined {
+  if (node.kind !== 'offsetlookup' || variableName(node.what) !== 'GLOBALS' || !isNode(node.offset) || node.offset.kind !== 'string') return undefined;
+  return String(node.offset.value);
+}
+
+/** Element writes, one level: `$a['k'] = ` → 'k', `$a[k] = ` → 'k', `$a[] = ` → '#push'. */
 function constantElement(target: PhpNode): string | undefined {
-  if (target.kind !== 'offsetlookup' || variableName(target.what) === undefined || !isNode(target.offset)) return undefined;
+  if (target.kind !== 'offsetlookup' || variableName(target.what) === undefined || globalsKey(target) !== undefined) return undefined;
   const offset = target.offset;
+  if (!isNode(offset)) return pushElement;
+  if (offset.kind === 'name' && typeof offset.name === 'string') return offset.name;
   return offset.kind === 'string' || offset.kind === 'number' ? String(offset.value) : undefined;
 }
+export const pushElement = '#push';
 
 export function collectFacts(program: PhpNode, deadline: number): Facts {
   const facts: Facts = { assignments: [], functions: new Map(), returns: new Map(), sites: [], globals: [], strings: [], nodeCount: 0 };
@@ -84,7 +106,10 @@ export function collectFacts(program: PhpNode, deadline: number): Facts {
       assignedNames(node.left, names);
       const operator = typeof node.operator === 'string' ? node.operator : '=';
       const element = constantElement(node.left);
-      for (const name of names) facts.assignments.push({ scope, name, value: node.right, operator, ...(element !== undefined ? { element } : {}) });
+      for (const name of names) {
+        const global = name.startsWith(globalMark) || name.startsWith('->') || name.startsWith('::');
+        facts.assignments.push({ scope: global ? globalScope : scope, name: name.replace(globalMark, ''), value: node.right, operator, ...(element !== undefined ? { element } : {}) });
+      }
     } else if (kind === 'foreach' && isNode(node.source)) {
       const names: string[] = [];
       if (isNode(node.key)) assignedNames(node.key, names);

@@ -13,7 +13,11 @@ import type { Signal } from '../../signals.ts';
 
 export type PhpAnalysis = { ok: true; signals: Signal[] } | { ok: false; reason: 'too_complex' | 'timeout' | 'error'; detail: string };
 
-export function analysePhp(text: string, deadline: number): PhpAnalysis {
+/** How deep constant code run by eval is analysed in turn (eval of eval of ...). */
+const maxNesting = 2;
+const maxNestedBytes = 256 * 1024;
+
+export function analysePhp(text: string, deadline: number, nesting = 0): PhpAnalysis {
   const parsed = parsePhp(text);
   if (!parsed.ok) return { ok: false, reason: parsed.tooComplex ? 'too_complex' : 'error', detail: parsed.detail };
   if (Date.now() > deadline) return { ok: false, reason: 'timeout', detail: 'parse took the whole time budget' };
@@ -21,7 +25,12 @@ export function analysePhp(text: string, deadline: number): PhpAnalysis {
     const facts = collectFacts(parsed.program, deadline);
     const taint = new Taint(facts, deadline);
     taint.run();
-    return { ok: true, signals: [...findSinks({ facts, taint, text }), ...literalSignals(facts, text.length), ...toolkitSignal(text)] };
+    const nested = nesting < maxNesting ? (code: string): Signal[] => {
+      if (code.length > maxNestedBytes) return [];
+      const inner = analysePhp(`<?php ${code.replace(/^\s*<\?(?:php)?/i, '')}`, deadline, nesting + 1);
+      return inner.ok ? inner.signals : [];
+    } : undefined;
+    return { ok: true, signals: [...findSinks({ facts, taint, text, ...(nested ? { nested } : {}) }), ...literalSignals(facts, text.length), ...toolkitSignal(text)] };
   } catch (error) {
     if (error instanceof DeadlineExceeded) return { ok: false, reason: 'timeout', detail: error.message };
     if (error instanceof RangeError) return { ok: false, reason: 'too_complex', detail: error.message };

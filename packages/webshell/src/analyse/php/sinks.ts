@@ -18,14 +18,25 @@ const callbackArg: Record<string, number> = {
   usort: 1, uasort: 1, uksort: 1, array_reduce: 1, register_shutdown_function: 0, register_tick_function: 0,
   forward_static_call: 0, forward_static_call_array: 0, iterator_apply: 1, ob_start: 0, set_error_handler: 0,
   set_exception_handler: 0, preg_replace_callback: 1, mb_ereg_replace_callback: 1, spl_autoload_register: 0,
-  header_register_callback: 0, array_intersect_ukey: 2, array_diff_ukey: 2,
+  header_register_callback: 0,
+  // the callback is the last argument (-1) of the u* array comparisons
+  array_intersect_ukey: -1, array_diff_ukey: -1, array_udiff: -1, array_udiff_assoc: -1, array_udiff_uassoc: -1, array_uintersect: -1,
+  array_uintersect_assoc: -1, array_uintersect_uassoc: -1, array_diff_uassoc: -1, array_intersect_uassoc: -1,
 };
+/** Reflection that calls what it is given: `(new ReflectionFunction($name))->invoke(...)`. */
+const reflectionCallers = new Set(['reflectionfunction', 'reflectionmethod']);
 /** Names a callback or a hidden name should never be in ordinary code. */
 const dangerousNames = new Set([...commandSinks, ...codeSinks, 'eval', 'preg_replace', 'include', 'require', 'file_put_contents', 'fwrite', 'move_uploaded_file', 'call_user_func', 'call_user_func_array']);
 const hiddenWorthy = new Set([...dangerousNames, 'base64_decode', 'gzinflate', 'gzuncompress', 'gzdecode', 'str_rot13', 'strrev', 'hex2bin', 'array_map', 'usort', 'uasort', 'array_filter', 'array_walk', 'register_shutdown_function', 'ini_set', 'set_time_limit', 'error_reporting', 'fsockopen', 'curl_exec', 'file_get_contents']);
 const extensionChecks = /\b(?:pathinfo|getimagesize|exif_imagetype|finfo_file|mime_content_type|wp_check_filetype\w*|strrchr|preg_match|in_array|getClientOriginalExtension|extension)\b/i;
 
-export interface SinkInput { facts: Facts; taint: Taint; text: string }
+export interface SinkInput {
+  facts: Facts;
+  taint: Taint;
+  text: string;
+  /** Analyses code an eval runs when that code is a constant the file builds (bounded depth; none when absent). */
+  nested?: (code: string) => Signal[];
+}
 
 /** The preg pattern's modifiers when it is a constant with delimiters (`/x/e` → 'e'). */
 function pregModifiers(pattern: string): string | undefined {
@@ -37,7 +48,7 @@ function pregModifiers(pattern: string): string | undefined {
   return end > 0 ? start.slice(end + 1) : undefined;
 }
 
-export function findSinks({ facts, taint, text }: SinkInput): Signal[] {
+export function findSinks({ facts, taint, text, nested }: SinkInput): Signal[] {
   const signals: Signal[] = [];
   const at = (node: PhpNode, reason: WebshellReason, weight: number): void => {
     signals.push({ reason, weight, offset: startOf(node), length: lengthOf(node) });
@@ -51,7 +62,16 @@ export function findSinks({ facts, taint, text }: SinkInput): Signal[] {
     const flags = flagsOf(value, scope);
     if (flags & INPUT) at(site, kind === 'code' ? 'input_to_code_exec' : 'input_to_command', strong);
     else if (flags & DECODED) at(site, kind === 'code' ? 'decoded_to_code_exec' : 'input_to_command', strong);
-    else if (isConstant(value, scope)) at(site, kind === 'code' ? 'code_exec_constant' : 'command_constant', 1);
+    else if (kind === 'code' && value && nested) {
+      // Constant code is what the file itself wrote: eval("ev"."al(\$_PO"."ST[x]);") is a shell
+      // spelled in pieces. Its own analysis decides, at the eval's place.
+      const code = evaluateString(value, scope, taint);
+      if (!code) { at(site, 'code_exec_dynamic', weak); return; }
+      const inner = code.built || code.decoded ? nested(code.value) : [];
+      const worst = inner.reduce<Signal | undefined>((best, signal) => (!best || signal.weight > best.weight ? signal : best), undefined);
+      if (worst && worst.weight >= medium) at(site, worst.reason, worst.weight);
+      else at(site, 'code_exec_constant', 1);
+    } else if (isConstant(value, scope)) at(site, kind === 'code' ? 'code_exec_constant' : 'command_constant', 1);
     else at(site, kind === 'code' ? 'code_exec_dynamic' : 'command_dynamic', weak);
   };
 
@@ -78,6 +98,14 @@ export function findSinks({ facts, taint, text }: SinkInput): Signal[] {
       case 'call':
         judgeCall(node, scope);
         break;
+      case 'new': {
+        if (!reflectionCallers.has(plainName(node.what) ?? '')) break;
+        const target = argumentsOf(node)[0];
+        if (!target) break;
+        if (taint.of(target, scope) & INPUT) at(node, 'input_to_callback', strong);
+        else if (dangerousNames.has(evaluateString(target, scope, taint)?.value.trim().toLowerCase() ?? '')) at(node, 'input_to_callback', medium);
+        break;
+      }
       default:
         break;
     }
@@ -163,8 +191,9 @@ export function findSinks({ facts, taint, text }: SinkInput): Signal[] {
       else if (modifiers?.includes('e') || tailModifiers?.includes('e')) at(node, 'input_to_preg_eval', reach & (INPUT | DECODED) ? strong : medium);
       return;
     }
-    const callbackIndex = callbackArg[name];
-    if (callbackIndex !== undefined) {
+    const declaredIndex = callbackArg[name];
+    if (declaredIndex !== undefined) {
+      const callbackIndex = declaredIndex < 0 ? args.length - 1 : declaredIndex;
       const callback = args[callbackIndex];
       if (!callback) return;
       const flags = taint.of(callback, scope);

@@ -5,8 +5,8 @@
  * to a fixed point (bounded rounds), so taint travels through chains of variables and functions.
  */
 import { type PhpNode, argumentsOf, childrenOf, deadlineCheck, identifierText, isNode, plainName, variableName } from './ast.ts';
-import { decoderNames, type ConstantContext, type Evaluated, evaluateString } from './constant.ts';
-import { type Facts, globalScope } from './facts.ts';
+import { decoderNames, type ConstantContext, type Evaluated, type ScopedNode, evaluateString, lookupKey, propertyKey } from './constant.ts';
+import { type Facts, globalScope, globalsKey, pushElement } from './facts.ts';
 
 export const INPUT = 1;
 export const DECODED = 2;
@@ -30,6 +30,10 @@ const key = (scope: string, name: string): string => `${scope}\u0000${name}`;
 export class Taint implements ConstantContext {
   private readonly flags = new Map<string, number>();
   private readonly byVariable = new Map<string, { value: PhpNode; operator: string }[]>();
+  private readonly byElement = new Map<string, PhpNode[]>();
+  /** Function scope → its name and parameters; callee name → its call sites (for parameter values). */
+  private readonly scopeFunction = new Map<string, { name: string; params: string[] }>();
+  private readonly callsByName = new Map<string, { scope: string; node: PhpNode }[]>();
   private readonly globalNames = new Map<string, Set<string>>();
   private returnMemo = new Map<string, number>();
   private readonly returning = new Set<string>();
@@ -39,8 +43,23 @@ export class Taint implements ConstantContext {
   constructor(facts: Facts, deadline: number) {
     this.facts = facts;
     this.tick = deadlineCheck(deadline);
+    for (const [name, decls] of facts.functions) for (const decl of decls) this.scopeFunction.set(decl.scope, { name, params: decl.params });
+    for (const site of facts.sites) {
+      if (site.node.kind !== 'call') continue;
+      const callee = this.calleeName(site.node);
+      if (callee === undefined) continue;
+      const list = this.callsByName.get(callee) ?? [];
+      list.push(site);
+      this.callsByName.set(callee, list);
+    }
     for (const { scope, name, value, operator, element } of facts.assignments) {
-      if (element !== undefined) continue;
+      if (element !== undefined) {
+        const k = `${key(this.home(scope, name), name)}[${element}]`;
+        const list = this.byElement.get(k) ?? [];
+        list.push(value);
+        this.byElement.set(k, list);
+        continue;
+      }
       const list = this.byVariable.get(key(scope, name)) ?? [];
       list.push({ value, operator });
       this.byVariable.set(key(scope, name), list);
@@ -69,15 +88,42 @@ export class Taint implements ConstantContext {
     return (this.byVariable.get(key(this.home(scope, name), name)) ?? []).map((entry) => entry.value);
   }
 
-  /** ConstantContext: a variable assigned exactly once, with `=`, holds that expression. */
-  singleValue(scope: string, name: string): PhpNode | undefined {
-    const list = this.byVariable.get(key(this.home(scope, name), name));
-    return list?.length === 1 && list[0]?.operator === '=' ? list[0].value : undefined;
+  /**
+   * ConstantContext: a variable assigned exactly once, with `=`, holds that expression; a parameter
+   * never assigned in its function holds the argument of the function's one call site.
+   */
+  singleValue(scope: string, name: string): ScopedNode | undefined {
+    const home = this.home(scope, name);
+    const list = this.byVariable.get(key(home, name));
+    if (list) return list.length === 1 && list[0]?.operator === '=' ? { node: list[0].value, scope: home } : undefined;
+    const fn = this.scopeFunction.get(home);
+    const index = fn ? fn.params.indexOf(name) : -1;
+    const calls = fn && index >= 0 ? this.callsByName.get(fn.name) ?? [] : [];
+    const argument = calls.length === 1 && calls[0] ? argumentsOf(calls[0].node)[index] : undefined;
+    return argument && calls[0] ? { node: argument, scope: calls[0].scope } : undefined;
   }
 
-  /** The scope a variable really lives in: `global $x` makes a function's $x the global one. */
+  /** ConstantContext: `$a['k'] = x` written once holds x at 'k'; the n-th `$a[] = x` is at 'n' when all writes are pushes. */
+  elementValue(scope: string, name: string, element: string): ScopedNode | undefined {
+    const home = key(this.home(scope, name), name);
+    const keyed = this.byElement.get(`${home}[${element}]`);
+    if (keyed) return keyed.length === 1 && keyed[0] ? { node: keyed[0], scope: this.home(scope, name) } : undefined;
+    const pushed = this.byElement.get(`${home}[${pushElement}]`);
+    const index = /^\d+$/.test(element) ? Number(element) : -1;
+    const value = pushed && index >= 0 ? pushed[index] : undefined;
+    return value ? { node: value, scope: this.home(scope, name) } : undefined;
+  }
+
+  /** The scope a variable really lives in: `global $x` makes a function's $x the global one; properties are file-wide. */
   private home(scope: string, name: string): string {
+    if (name.startsWith('->') || name.startsWith('::')) return globalScope;
     return this.globalNames.get(scope)?.has(name) ? globalScope : scope;
+  }
+
+  /** The flags of a whole variable (any of its elements included). */
+  private variableFlags(scope: string, name: string): number {
+    const home = key(this.home(scope, name), name);
+    return (this.flags.get(home) ?? 0) | (this.flags.get(`${home}[*]`) ?? 0);
   }
 
   run(): void {
@@ -127,7 +173,13 @@ export class Taint implements ConstantContext {
     switch (node.kind) {
       case 'variable': {
         const name = variableName(node);
-        if (name === undefined) return isNode(node.name) ? this.of(node.name, scope, depth + 1) : 0;
+        if (name === undefined) {
+          if (!isNode(node.name)) return 0;
+          // `$$n`, `${'_PO'.'ST'}`: the variable the name evaluates to, and the taint of the name itself.
+          const built = evaluateString(node.name, scope, this)?.value;
+          const named = built === undefined ? 0 : superglobals.has(built) ? INPUT : built === '_SERVER' ? 0 : this.variableFlags(scope, built);
+          return named | this.of(node.name, scope, depth + 1);
+        }
         if (superglobals.has(name)) return INPUT;
         if (name === '_SERVER') return 0; // only client-controlled keys, judged in offsetlookup
         const home = key(this.home(scope, name), name);
@@ -140,18 +192,27 @@ export class Taint implements ConstantContext {
           const keyValue = keyNode && (keyNode.kind === 'string' ? String(keyNode.value) : undefined);
           return keyValue === undefined || clientServerKeys.test(keyValue) ? INPUT : 0;
         }
+        const global = globalsKey(node);
+        if (global !== undefined) return superglobals.has(global) ? INPUT : this.variableFlags(globalScope, global);
         const baseName = variableName(base);
         const offset = isNode(node.offset) ? node.offset : undefined;
-        if (base && baseName !== undefined && !superglobals.has(baseName) && offset && (offset.kind === 'string' || offset.kind === 'number')) {
-          // $a['k']: the whole-array taint and that element's, not the taint of the array's other keys.
+        if (base && baseName !== undefined && !superglobals.has(baseName) && offset && (offset.kind === 'string' || offset.kind === 'number' || offset.kind === 'name')) {
+          // $a['k']: the whole-array taint and that element's, not the taint of the array's other keys
+          // (a numeric index may be one of the pushes: `$a[] = x`).
+          const element = lookupKey(offset, scope, this, 0) ?? '';
           const home = key(this.home(scope, baseName), baseName);
-          return (this.flags.get(home) ?? 0) | (this.flags.get(`${home}[${String(offset.value)}]`) ?? 0) | (this.isInputKeyedGlobals(node) ? INPUT : 0);
+          return (this.flags.get(home) ?? 0) | (this.flags.get(`${home}[${element}]`) ?? 0)
+            | (/^\d+$/.test(element) ? this.flags.get(`${home}[${pushElement}]`) ?? 0 : 0);
         }
         return (base ? this.of(base, scope, depth + 1) : 0) | (offset && this.isInputKeyedGlobals(node) ? INPUT : 0);
       }
+      case 'propertylookup': case 'staticlookup': case 'nullsafepropertylookup': {
+        // `$this->cmd`, `self::$cmd`: the file-wide taint of that property name (facts.ts).
+        const property = propertyKey(node);
+        return property === undefined ? 0 : this.variableFlags(globalScope, property);
+      }
       case 'string': case 'number': case 'boolean': case 'nowdoc': case 'nullkeyword': case 'magic': case 'name':
-      case 'closure': case 'arrowfunc': case 'isset': case 'empty': case 'new': case 'propertylookup': case 'staticlookup':
-      case 'nullsafepropertylookup': case 'constref': case 'classconstant':
+      case 'closure': case 'arrowfunc': case 'isset': case 'empty': case 'new': case 'constref': case 'classconstant':
         return 0;
       case 'cast':
         return node.type === 'string' || node.type === 'array' ? (isNode(node.expr) ? this.of(node.expr, scope, depth + 1) : 0) : 0;

@@ -29,10 +29,10 @@ const sink = new RegExp([
   '\\b(?:eval|assert|create_function|system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|expect_popen|preg_replace|preg_filter|mb_eregi?_replace'
     + '|call_user_func(?:_array)?|array_map|array_filter|array_walk(?:_recursive)?|u[ak]?sort|array_reduce|register_(?:shutdown|tick)_function'
     + '|forward_static_call(?:_array)?|iterator_apply|ob_start|set_(?:error|exception)_handler|preg_replace_callback|mb_ereg_replace_callback'
-    + '|spl_autoload_register|header_register_callback|array_(?:intersect|diff)_ukey|extract|parse_str|file_put_contents|fwrite|fputs|move_uploaded_file|copy)\\s*\\(',
+    + '|spl_autoload_register|header_register_callback|array_u?(?:intersect|diff)(?:_u?(?:assoc|key))?|extract|parse_str|file_put_contents|fwrite|fputs|move_uploaded_file|copy)\\s*\\(',
   // includes but those of a literal path or under a constant directory (ABSPATH . 'x', __DIR__ . '/x'),
   // backticks around a variable, and calls of something that is not a plain name: $f(), $a['f'](), ('x')(), ${'x'}(), 'f'()
-  '\\b(?:include|require)(?:_once)?\\b\\s*\\(?\\s*(?![A-Z_][A-Z0-9_]*\\s*[.;)]|__DIR__|[\'"][^\'"$]*[\'"]\\s*\\)?\\s*;)', '`[^`]{0,200}\\$', '(?:\\$\\w+|[)\\]}]|[\'"]\\w+[\'"])\\s*\\(',
+  '\\b(?:include|require)(?:_once)?\\b\\s*\\(?\\s*(?![A-Z_][A-Z0-9_]*\\s*[.;)]|__DIR__|[\'"][^\'"$]*[\'"]\\s*\\)?\\s*;)', '`[^`]{0,200}\\$', 'new\\s+Reflection(?:Function|Method)\\b', '(?:\\$\\w+|[)\\]}]|[\'"]\\w+[\'"])\\s*\\(',
 ].join('|'), 'i');
 
 /** Base64/hex alphabet, for the packed-literal test. */
@@ -61,6 +61,9 @@ export function hasPackedRun(text: string): boolean {
   return false;
 }
 
+/** Small files with a sink are parsed whatever their sources: the parse costs little, and one-liners hide their sources best. */
+const smallFile = 4096;
+
 export const isWorthParsing = (text: string): boolean =>
   // A packed literal is worth a parse on its own: a file that is almost all one high-entropy literal scores without a sink.
-  hasPackedRun(text) || ((input.test(text) || source.test(text)) && sink.test(text));
+  hasPackedRun(text) || ((text.length <= smallFile || input.test(text) || source.test(text)) && sink.test(text));
