@@ -157,8 +157,8 @@ export const auditResultsQuerySchema = z
   .object({ run_id: positiveIntParam('bad_request').optional(), level: enumParam(auditLevels), outcome: enumParam(auditOutcomes), page: positiveIntParam('bad_request').optional(), size: pageSizeParam, ...stampParam })
   .strict();
 export const auditHistoryQuerySchema = z.object({ page: positiveIntParam('bad_request').optional(), size: pageSizeParam, ...stampParam }).strict();
-export const auditStartBodySchema = z.object({}).strict();
-export const reinforceApplyBodySchema = reinforceRequestSchema.extend({ checkIds: z.array(checkIdSchema).min(1, { message: 'audit_reinforce_nothing_selected' }).max(200, 'bad_request') }).strict();
+/** The spec's "nothing selected" message also for a missing list. */
+export const reinforceApplyBodySchema = reinforceRequestSchema.extend({ checkIds: z.array(checkIdSchema, { message: 'audit_reinforce_nothing_selected' }).min(1, { message: 'audit_reinforce_nothing_selected' }).max(200, 'bad_request') }).strict();
 /** `{checkIds}` reverts those items (and any applied after them on the same file); `{all: true}` every journaled item. */
 export const reinforceRevertBodySchema = z
   .object({ checkIds: z.array(checkIdSchema).min(1, { message: 'audit_reinforce_nothing_selected' }).max(200, 'bad_request').optional(), all: z.literal(true, { message: 'bad_request' }).optional() })
