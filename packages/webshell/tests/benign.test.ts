@@ -55,6 +55,11 @@ if (in_array($ext, array('jpg', 'png'), true)) move_uploaded_file($_FILES['f']['
   'minified JavaScript': ['app.min.js', '!function(e,t){"use strict";var n=function(e){return eval("("+e+")")};e.exec=function(c){return new Function(c)()};t.a=atob("aGVsbG8=")}(window,{});var q=document.location.search;'],
   'a JSP page that only reads parameters': ['a.jsp', '<%@ page contentType="text/html" %><% String name = request.getParameter("name"); out.println(name == null ? "" : name.replace("<", "&lt;")); %>'],
   'an ASP page with a form': ['a.asp', '<% Dim n : n = Request.Form("name") : Response.Write Server.HTMLEncode(n) %>'],
+  'a JSP page saving an upload under a fixed name': ['b.jsp', `<% String name = request.getParameter("title"); java.io.FileOutputStream o = new java.io.FileOutputStream(application.getRealPath("/data/notes.txt")); o.write(("note: " + name.length()).getBytes()); o.close(); out.println("saved"); %>`],
+  'a JSP page that calls a method named exec on its own DAO': ['c.jsp', `<% String q = request.getParameter("q"); Dao d = new Dao(); d.run("exec", q); out.println(d.count()); %>`],
+  'an ASP page copying request values between variables': ['b.asp', '<% dim a, b\na = Request.Form("name")\nb = a\nResponse.Write Server.HTMLEncode(b) %>'],
+  'an ASP page printing Chr-built text': ['c.asp', '<% Response.Write(Chr(72) & Chr(105) & " " & Request.QueryString("n")) %>'],
+  'an ASPX page with a text box and a safe process': ['b.aspx', `<%@ Page Language="VB" %><script runat="server">Sub Go(s As Object, e As EventArgs)\nDim p As New Process()\np.StartInfo.FileName = "C:\\tools\\report.exe"\np.Start()\nlabel.Text = "started for " & Server.HtmlEncode(who.Text)\nEnd Sub</script><asp:TextBox id="who" runat="server"/>`],
   'a PNG image': ['logo.png', png.toString('latin1') + '<%'],
 };
 

@@ -63,6 +63,17 @@ run($copy);`],
   'ASPX JScript eval unsafe': ['d.aspx', '<%@ Page Language="Jscript"%><%eval(Request.Item["pass"],"unsafe");%>'],
   'ASPX Process.Start': ['e.aspx', `<%@ Page Language="C#" %><script runat="server">void Page_Load(object s, EventArgs e) { var p = new System.Diagnostics.ProcessStartInfo("cmd.exe", "/c " + Request.Form["c"]); System.Diagnostics.Process.Start(p); }</script>`],
   'ASPX Assembly.Load of request bytes': ['f.aspx', `<%@ Page Language="C#" %><% System.Reflection.Assembly.Load(Convert.FromBase64String(Request.Form["k"])).CreateInstance("U").Equals(this); %>`],
+  // JSP: uploaders, reflective exec, encrypted-channel loaders without a direct defineClass call.
+  'JSP writes request content to a request-named file': ['g.jsp', `<% String p = request.getParameter("p"); java.io.File f = new java.io.File(application.getRealPath("/") + p); java.io.FileOutputStream o = new java.io.FileOutputStream(f); o.write(request.getParameter("d").getBytes()); o.close(); %>`],
+  'JSP exec by java.beans.Expression': ['h.jsp', `<% String c = request.getParameter("c"); Process p = (Process) new java.beans.Expression(Runtime.getRuntime(), "exec", new Object[]{c}).getValue(); %>`],
+  'JSP AES-decrypted class, defineClass by reflection, session-kept payload': ['i.jsp', `<%@page import="javax.crypto.*,javax.crypto.spec.*"%><% if (session.getAttribute("u") == null) { Cipher c = Cipher.getInstance("AES"); c.init(2, new SecretKeySpec("0123456789abcdef".getBytes(), "AES")); byte[] b = c.doFinal(java.util.Base64.getDecoder().decode(request.getReader().readLine())); java.lang.reflect.Method m = ClassLoader.class.getDeclaredMethod("defineClass", byte[].class, int.class, int.class); m.setAccessible(true); session.setAttribute("u", m.invoke(Thread.currentThread().getContextClassLoader(), b, 0, b.length)); } ((Class) session.getAttribute("u")).newInstance().equals(pageContext); %>`],
+  // ASP / ASPX: taint through variables, eval aliases, escapes, Chr-built code, reflective Assembly.Load, WebForms input.
+  'ASP eval through two variables': ['c2.asp', '<% dim a, b\na = request("p")\nb = a\neval b %>'],
+  'ASP Execute of Chr-built code': ['c3.asp', '<% Execute(Chr(101) & Chr(118) & Chr(97) & Chr(108) & "(request(""k""))") %>'],
+  'JScript eval kept in an object': ['c4.asp', `<script runat=server language=javascript>var input = String(Request.Form('z')); var t = {'run': eval}; t.run(input);</script>`],
+  'ASPX JScript eval with an escaped "unsafe"': ['g.aspx', '<%@ Page Language="JScript"%><% var k = Request["\\x6b"]; eval(k, "\\x75ns" + "afe"); %>'],
+  'ASPX AES-decrypted assembly loaded by reflection, kept in Session': ['h.aspx', `<%@ Page Language="C#"%><% byte[] d = Convert.FromBase64String(Context.Request["p"]); d = new System.Security.Cryptography.RijndaelManaged().CreateDecryptor(k, k).TransformFinalBlock(d, 0, d.Length); if (Session["p"] == null) Session["p"] = typeof(System.Reflection.Assembly).GetMethod("Load", new Type[] { typeof(byte[]) }).Invoke(null, new object[] { d }); %>`],
+  'ASPX VB process from a text box': ['i.aspx', `<%@ Page Language="VB" %><script runat="server">Sub Run(s As Object, e As EventArgs)\nDim p As New Process()\np.StartInfo.FileName = "cmd.exe"\np.StartInfo.Arguments = "/c " & cmd.Text\np.Start()\nEnd Sub</script><form runat="server"><asp:TextBox id="cmd" runat="server"/><asp:Button OnClick="Run" runat="server"/></form>`],
 };
 
 describe('flags hand-written shells', () => {
