@@ -12,6 +12,7 @@ import { shortcutsEn } from './parts/shortcuts.ts';
 import { tamperEn, guardWarningEn } from './parts/tamper.ts';
 import { accountEn } from './parts/account.ts';
 import { processEn } from './parts/process.ts';
+import { auditEn } from './parts/audit.ts';
 import { remoteEn } from './parts/remote.ts';
 
 /** English texts. zh-CN.ts holds the same keys; a test fails when they drift apart. */
@@ -635,6 +636,7 @@ const enUS = {
   guard_warning: guardWarningEn,
   account: accountEn,
   proc: processEn,
+  audit: auditEn,
   remote: remoteEn,
 } as const;
 

@@ -13,6 +13,7 @@ import { shortcutsZh } from './parts/shortcuts.ts';
 import { tamperZh, guardWarningZh } from './parts/tamper.ts';
 import { accountZh } from './parts/account.ts';
 import { processZh } from './parts/process.ts';
+import { auditZh } from './parts/audit.ts';
 import { remoteZh } from './parts/remote.ts';
 
 /** 简体中文。键与 en-US.ts 完全一致。 */
@@ -636,6 +637,7 @@ const zhCN: LocaleTexts = {
   guard_warning: guardWarningZh,
   account: accountZh,
   proc: processZh,
+  audit: auditZh,
   remote: remoteZh,
 };
 

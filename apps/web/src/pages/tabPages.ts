@@ -30,6 +30,8 @@ export const tabPages: Readonly<Record<string, TabPageLoader>> = {
   'tamper/name': () => import('./tamper/NamingPage.tsx').then((m) => ({ Component: m.NamingPage })),
   'account/index': () => import('./account/AccountPage.tsx').then((m) => ({ Component: m.AccountPage })),
   'process/index': () => import('./process/ProcessPage.tsx').then((m) => ({ Component: m.ProcessPage })),
+  'audit/system': () => import('./audit/SystemAuditPage.tsx').then((m) => ({ Component: m.SystemAuditPage })),
+  'audit/system_reinforce': () => import('./audit/ReinforcePage.tsx').then((m) => ({ Component: m.ReinforcePage })),
   'remote/index': () => import('./remote/RemotePage.tsx').then((m) => ({ Component: m.RemotePage })),
   'website/server': () => import('./website/ServerPage.tsx').then((m) => ({ Component: m.ServerPage })),
   'website/base': () => import('./website/BasePage.tsx').then((m) => ({ Component: m.BasePage })),
