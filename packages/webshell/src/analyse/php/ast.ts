@@ -11,12 +11,24 @@ export interface PhpNode {
 export const isNode = (value: unknown): value is PhpNode =>
   typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
 
+const skippedKeys = new Set(['kind', 'loc', 'leadingComments', 'trailingComments', 'attrGroups', 'raw']);
+/** The keys worth reading per node kind (php-parser builds each kind with one constructor, so one shape). */
+const keysByKind = new Map<string, string[]>();
+
+function keysOf(node: PhpNode): string[] {
+  const known = keysByKind.get(node.kind);
+  if (known) return known;
+  const keys = Object.keys(node).filter((key) => !skippedKeys.has(key));
+  keysByKind.set(node.kind, keys);
+  return keys;
+}
+
 /** A node's direct children, in source order as the parser stores them (loc and leading comments skipped). */
 export function childrenOf(node: PhpNode): PhpNode[] {
   const out: PhpNode[] = [];
-  for (const key in node) {
-    if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'attrGroups') continue;
+  for (const key of keysOf(node)) {
     const value = node[key];
+    if (typeof value !== 'object' || value === null) continue;
     if (Array.isArray(value)) {
       for (const item of value) if (isNode(item)) out.push(item);
     } else if (isNode(value)) out.push(value);

@@ -61,9 +61,15 @@ export function hasPackedRun(text: string): boolean {
   return false;
 }
 
-/** Small files with a sink are parsed whatever their sources: the parse costs little, and one-liners hide their sources best. */
+/**
+ * Small files that call something by a non-plain name, or eval, assert or save an upload, are parsed
+ * whatever their sources: one-liners hide their sources best (`$c($_SESSION[..])` after a name built
+ * from variables, register_globals uploads). Other sinks in small files are common and cost a parse
+ * each (php-parser has a fixed cost per file), so they still need a source.
+ */
 const smallFile = 4096;
+const smallSink = /(?:\$\w+|[)\]}]|['"]\w+['"])\s*\(|\b(?:eval|assert|create_function|move_uploaded_file)\s*\(/i;
 
 export const isWorthParsing = (text: string): boolean =>
   // A packed literal is worth a parse on its own: a file that is almost all one high-entropy literal scores without a sink.
-  hasPackedRun(text) || ((text.length <= smallFile || input.test(text) || source.test(text)) && sink.test(text));
+  hasPackedRun(text) || ((input.test(text) || source.test(text)) ? sink.test(text) : text.length <= smallFile && smallSink.test(text));
