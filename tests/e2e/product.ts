@@ -29,8 +29,11 @@ export interface RunningProduct {
   cli(...args: string[]): { status: number | null; stdout: string; stderr: string };
 }
 
-/** Starts the whole product the way `npm start` does, on free ports, with its own data folder. */
-export async function startProduct(): Promise<RunningProduct> {
+/**
+ * Starts the whole product the way `npm start` does, on free ports, with its own data folder.
+ * `env` adds variables for this product only (the audit test's RAMPART_AUDIT_ROOT).
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rampart-e2e-'));
   chmodSync(dataDir, 0o755); // the console runs as `rampart` and must reach its folder inside
   const [port, licencePort] = [await freePort(), await freePort()];
@@ -41,6 +44,7 @@ export async function startProduct(): Promise<RunningProduct> {
       RAMPART_DRY_REBOOT: '1',
       // ... nor set its clock after an NTP sync.
       RAMPART_DRY_CLOCK: '1',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -26,12 +26,15 @@ export function useAuditStatus() {
     queryFn: fetchAuditStatus,
     refetchInterval: (q) => (q.state.data?.running || q.state.data?.reinforce.running ? auditPollMs : false),
   });
-  const busy = Boolean(status.data?.running || status.data?.reinforce.running);
-  const wasBusy = useRef(busy);
+  // A short run can start and end between two polls: what changed is the latest run and the
+  // reinforcement's progress, so a change of either reads the results, history and items again.
+  const d = status.data;
+  const signature = d ? `${d.run?.id}:${d.run?.status}:${d.running}:${d.reinforce.running}:${d.reinforce.done}` : '';
+  const seen = useRef(signature);
   useEffect(() => {
-    if (wasBusy.current && !busy) void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === auditKey[0] && q.queryKey[1] !== 'status' });
-    wasBusy.current = busy;
-  }, [busy, queryClient]);
+    if (seen.current !== signature && signature !== '') void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === auditKey[0] && q.queryKey[1] !== 'status' });
+    seen.current = signature;
+  }, [signature, queryClient]);
   return status;
 }
 
