@@ -187,6 +187,13 @@ export function evaluateString(node: PhpNode, scope: string, context: ConstantCo
     case 'propertylookup':
     case 'staticlookup': {
       const held = node.kind === 'offsetlookup' ? resolveValue(node, scope, context, depth) : propertyValue(node, context);
+      if ((!held || held.node === node) && node.kind === 'offsetlookup' && isNode(node.what)) {
+        // A character of a constant string: $abc[4], $abc{4} (shells spell names out of an alphabet string).
+        const index = isNode(node.offset) ? numberOf(node.offset, depth + 1) : undefined;
+        const text = index === undefined ? undefined : evaluateString(node.what, scope, context, depth + 1);
+        const at = text && index !== undefined ? (index < 0 ? text.value.length + index : index) : -1;
+        return text && at >= 0 && at < text.value.length ? { value: text.value[at] as string, built: true, decoded: text.decoded } : undefined;
+      }
       if (!held || held.node === node) return undefined;
       const inner = evaluateString(held.node, held.scope, context, depth + 1);
       return inner ? { ...inner, built: true } : undefined;

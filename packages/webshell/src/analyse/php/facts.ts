@@ -32,6 +32,11 @@ export interface Facts {
   sites: CallSite[];
   /** `global $x` inside a function: that scope's $x is the global one. */
   globals: { scope: string; name: string }[];
+  /**
+   * Writes to variables the code names at run time: `$$k = v`, `extract(v)`, `parse_str(v)`.
+   * When v is request input, every variable of that scope may be (register_globals emulation).
+   */
+  dynamicWrites: { scope: string; value: PhpNode }[];
   /** Every string literal (for the literal signals), with its scope. */
   strings: PhpNode[];
   nodeCount: number;
@@ -83,7 +88,7 @@ function constantElement(target: PhpNode): string | undefined {
 export const pushElement = '#push';
 
 export function collectFacts(program: PhpNode, deadline: number): Facts {
-  const facts: Facts = { assignments: [], functions: new Map(), returns: new Map(), sites: [], globals: [], strings: [], nodeCount: 0 };
+  const facts: Facts = { assignments: [], functions: new Map(), returns: new Map(), sites: [], globals: [], dynamicWrites: [], strings: [], nodeCount: 0 };
   const tick = deadlineCheck(deadline);
   const stack: { node: PhpNode; scope: string }[] = [{ node: program, scope: globalScope }];
   while (stack.length > 0) {
@@ -101,6 +106,12 @@ export function collectFacts(program: PhpNode, deadline: number): Facts {
       const list = facts.functions.get(fnName) ?? [];
       list.push({ scope, params });
       facts.functions.set(fnName, list);
+    } else if (kind === 'call' && (plainName(node.what) === 'extract' || (plainName(node.what) === 'parse_str' && Array.isArray(node.arguments) && node.arguments.length === 1))) {
+      const first = Array.isArray(node.arguments) ? node.arguments[0] : undefined;
+      if (isNode(first)) facts.dynamicWrites.push({ scope, value: first });
+    }
+    if (kind === 'assign' && isNode(node.left) && isNode(node.right) && node.left.kind === 'variable' && isNode(node.left.name)) {
+      facts.dynamicWrites.push({ scope, value: node.right });
     } else if (kind === 'assign' && isNode(node.left) && isNode(node.right)) {
       const names: string[] = [];
       assignedNames(node.left, names);

@@ -34,6 +34,8 @@ export class Taint implements ConstantContext {
   /** Function scope → its name and parameters; callee name → its call sites (for parameter values). */
   private readonly scopeFunction = new Map<string, { name: string; params: string[] }>();
   private readonly callsByName = new Map<string, { scope: string; node: PhpNode }[]>();
+  /** Scopes where request input is written to variables named at run time: any variable there may be input. */
+  private readonly openScopes = new Set<string>();
   private readonly globalNames = new Map<string, Set<string>>();
   private returnMemo = new Map<string, number>();
   private readonly returning = new Set<string>();
@@ -95,7 +97,16 @@ export class Taint implements ConstantContext {
   singleValue(scope: string, name: string): ScopedNode | undefined {
     const home = this.home(scope, name);
     const list = this.byVariable.get(key(home, name));
-    if (list) return list.length === 1 && list[0]?.operator === '=' ? { node: list[0].value, scope: home } : undefined;
+    if (list) {
+      if (list.length === 1 && list[0]?.operator === '=') return { node: list[0].value, scope: home };
+      // `$x = 'a'; $x .= 'b'; $x .= 'c';` in source order: the value is the concatenation (flow-insensitive,
+      // so only when the one `=` comes first and every other write appends).
+      if (list.length > 1 && list.length <= 64 && list[0]?.operator === '=' && list.slice(1).every((entry) => entry.operator === '.=')) {
+        const joined = list.slice(1).reduce<PhpNode>((left, entry) => ({ kind: 'bin', type: '.', left, right: entry.value, loc: entry.value.loc ?? null }), list[0].value);
+        return { node: joined, scope: home };
+      }
+      return undefined;
+    }
     const fn = this.scopeFunction.get(home);
     const index = fn ? fn.params.indexOf(name) : -1;
     const calls = fn && index >= 0 ? this.callsByName.get(fn.name) ?? [] : [];
@@ -142,6 +153,9 @@ export class Taint implements ConstantContext {
         if (element === undefined) raise(home, add);
         else { raise(`${home}[${element}]`, add); raise(`${home}[*]`, add); }
       }
+      for (const { scope, value } of this.facts.dynamicWrites) {
+        if (!this.openScopes.has(scope) && this.of(value, scope) & INPUT) { this.openScopes.add(scope); changed = true; }
+      }
       for (const { scope, node } of this.facts.sites) {
         if (node.kind !== 'call') continue;
         const decls = this.facts.functions.get(this.calleeName(node) ?? '');
@@ -176,12 +190,13 @@ export class Taint implements ConstantContext {
         if (name === undefined) {
           if (!isNode(node.name)) return 0;
           // `$$n`, `${'_PO'.'ST'}`: the variable the name evaluates to, and the taint of the name itself.
-          const built = evaluateString(node.name, scope, this)?.value;
-          const named = built === undefined ? 0 : superglobals.has(built) ? INPUT : built === '_SERVER' ? 0 : this.variableFlags(scope, built);
-          return named | this.of(node.name, scope, depth + 1);
+          const named = this.candidateNames(node.name, scope).reduce((sum, built) =>
+            sum | (superglobals.has(built) ? INPUT : built === '_SERVER' ? 0 : this.variableFlags(scope, built)), 0);
+          return named | this.of(node.name, scope, depth + 1) | (this.openScopes.has(scope) ? INPUT : 0);
         }
         if (superglobals.has(name)) return INPUT;
         if (name === '_SERVER') return 0; // only client-controlled keys, judged in offsetlookup
+        if (name !== 'this' && this.openScopes.has(this.home(scope, name))) return INPUT;
         const home = key(this.home(scope, name), name);
         return (this.flags.get(home) ?? 0) | (this.flags.get(`${home}[*]`) ?? 0);
       }
@@ -230,6 +245,26 @@ export class Taint implements ConstantContext {
         return out;
       }
     }
+  }
+
+  /**
+   * The names a variable-variable may take: the constant its name evaluates to, or each string of
+   * the literal arrays its name variable iterates (`foreach (array('_POST', '_GET') as $n) $$n`).
+   */
+  private candidateNames(nameNode: PhpNode, scope: string): string[] {
+    const built = evaluateString(nameNode, scope, this)?.value;
+    if (built !== undefined) return [built];
+    const variable = variableName(nameNode);
+    if (variable === undefined) return [];
+    const out: string[] = [];
+    for (const value of this.valuesOf(scope, variable)) {
+      if (value.kind !== 'array' || !Array.isArray(value.items)) continue;
+      for (const item of value.items) {
+        const element = isNode(item) && item.kind === 'entry' && isNode(item.value) ? item.value : item;
+        if (isNode(element) && element.kind === 'string' && typeof element.value === 'string') out.push(element.value);
+      }
+    }
+    return out;
   }
 
   /** `$GLOBALS['_GET']` and friends. */
