@@ -4,7 +4,7 @@
  * same 2 threads. Run by hand: `node bench/webshell/speed.ts` (apt-get install yara first).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scanTree, walkTree, whitelistMatcher, builtinRulesDir } from '../../packages/webshell/src/index.ts';
@@ -33,3 +33,4 @@ t = performance.now();
 await scanTree({ roots: [root], sizeLimitKb: 8192, extensions: killTypes, workers: 2 });
 const oursMs = show('rampart (2 workers, analysis)', performance.now() - t);
 console.log(`ratio ours/yara (rate): ${(yaraMs / oursMs).toFixed(2)}x`);
+unlinkSync(list);
