@@ -1,5 +1,6 @@
 export { startAgent, type AgentExecutors, type AgentOptions, type RunningAgent } from './agent.ts';
 export { LogService } from './logs/log-service.ts';
+export { ModuleStore } from './modules/module-store.ts';
 export { collectHostInfo } from './host/host-info.ts';
 export { parseMeminfo, type MemoryUsage } from './host/meminfo.ts';
 export { parseMounts, realFilesystems, type MountEntry } from './host/mounts.ts';

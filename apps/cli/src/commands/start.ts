@@ -5,7 +5,7 @@ import { ensureTrialLicence, openLicenceDb } from '@rampart/licence';
 import { isRegistered } from '@rampart/console';
 import { Child } from '../supervisor/child.ts';
 import {
-  canRunAs, chownTree, dataPaths, ensureServiceUser, keepOwnership, resolveDataDir, serviceUserName, type ServiceUser,
+  canRunAs, canWriteAs, chownTree, dataPaths, ensureServiceUser, keepOwnership, resolveDataDir, serviceUserName, type ServiceUser,
 } from '../supervisor/service-user.ts';
 
 const repo = resolve(import.meta.dirname, '../../../..');
@@ -27,6 +27,12 @@ function consoleRegistered(dbPath: string): boolean {
     return false;
   }
 }
+
+/** Said at stop, as root: what keeps enforcing in the kernel without the product, and how to end it. */
+const stoppedNote =
+  '[rampart] stopped. By design the firewall (nftables table inet rampart, with remote-login protection) and, on the ' +
+  "BPF LSM backend, the guard's pinned programs stay in the kernel and keep enforcing the last rules. To remove them deliberately: " +
+  '`npx rampart firewall off` and `apps/guard/build/rampart-guard --unload`.\n';
 
 /**
  * `npm start`: the whole product on this machine. As root, the agent runs as root and the console
@@ -50,6 +56,17 @@ export async function run(_args: string[]): Promise<number> {
       return 1;
     }
     chownTree([paths.console, paths.licence], user);
+    // The console and the licence authority write their folders as the service user: a data folder
+    // it cannot reach (under a private home, say) would otherwise only show as a child that exited.
+    for (const dir of [paths.console, paths.licence]) {
+      if (!canWriteAs(user, process.execPath, dir)) {
+        process.stderr.write(
+          `The ${serviceUserName} user cannot write ${dir} (the data folder is ${dataDir}, from RAMPART_DATA_DIR or ./var). ` +
+            `Choose a data folder it can reach (for example /var/lib/rampart), or allow it with: chmod o+x on each parent folder of ${dataDir}.\n`,
+        );
+        return 1;
+      }
+    }
     // The socket folder: root owns it, the console's group may enter it.
     chownSync(paths.run, 0, user.gid);
     chmodSync(paths.run, 0o750);
@@ -148,7 +165,10 @@ export async function run(_args: string[]): Promise<number> {
 
   return new Promise<number>((resolveExit) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => void stopAll().then(() => resolveExit(0)));
+      process.once(signal, () => void stopAll().then(() => {
+        if (isRoot) process.stdout.write(stoppedNote);
+        resolveExit(0);
+      }));
     }
   });
 }

@@ -25,6 +25,12 @@ export function canRunAs(user: ServiceUser, nodePath: string, script: string): b
   return r.status === 0;
 }
 
+/** Whether the user can create files in `dir` (write and search on it, search on every parent). */
+export function canWriteAs(user: ServiceUser, nodePath: string, dir: string): boolean {
+  const r = spawnSync(nodePath, ['-e', `const fs = require('node:fs'); fs.accessSync(${JSON.stringify(dir)}, fs.constants.W_OK | fs.constants.X_OK)`], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
+  return r.status === 0;
+}
+
 /** A path and, were it a SQLite database, its -wal/-shm companions: whichever of them exist. */
 function withSqliteCompanions(path: string): string[] {
   return [path, `${path}-wal`, `${path}-shm`].filter((f) => existsSync(f));
