@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -86,13 +87,21 @@ describe('tree scan', () => {
     expect(summary.done).toBeLessThan(300);
   });
 
-  it('skips an unreadable directory and goes on', async () => {
-    if (process.getuid?.() === 0) return; // root reads everything: nothing to check
+  it('passes over what it cannot or must not read (a FIFO, a root that is gone, a locked folder) and goes on', async () => {
     const dir = tempDir();
-    mkdirSync(join(dir, 'locked'));
-    writeFileSync(join(dir, 'locked/a.php'), '<?php eval($_POST[1]);');
-    chmodSync(join(dir, 'locked'), 0o000);
-    const summary = await scanTree({ roots: [dir], sizeLimitKb: 64, extensions: ['php'] });
+    writeFileSync(join(dir, 'shell.php'), '<?php eval($_POST[1]);');
+    // A FIFO named like a script: reading it would block the scan for ever. Root reads everything
+    // else, so this is the case that holds for the agent.
+    expect(spawnSync('mkfifo', [join(dir, 'pipe.php')]).status).toBe(0);
+    if (process.getuid?.() !== 0) {
+      mkdirSync(join(dir, 'locked'));
+      writeFileSync(join(dir, 'locked/a.php'), '<?php eval($_POST[1]);');
+      chmodSync(join(dir, 'locked'), 0o000);
+    }
+    const results: WebshellFileResult[] = [];
+    const summary = await scanTree({ roots: [dir, join(dir, 'gone')], sizeLimitKb: 64, extensions: ['php'], onResult: (r) => results.push(r) });
     expect(summary.state).toBe('complete');
+    expect(results.find((r) => r.path.endsWith('shell.php'))?.risk).toBe('high');
+    expect(results.some((r) => r.path.endsWith('pipe.php') && r.status !== 'unscanned')).toBe(false);
   });
 });
