@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { AgentClient } from '@rampart/agent-client';
 import { ModuleStore } from '@rampart/agent';
 import { createNftExecutor, planRemoval, tableName } from '@rampart/firewall';
+import { subCommandArgs } from './sub-command.ts';
 import { dataPaths, resolveDataDir } from '../supervisor/service-user.ts';
 
 const usage = `usage:
@@ -21,24 +21,14 @@ const usage = `usage:
  * protection's chain lives in the same table and goes with it.
  */
 export async function run(args: string[]): Promise<number> {
-  let values: { 'data-dir'?: string };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'data-dir': { type: 'string' } } }));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${usage}`);
-    return 2;
-  }
-  const [sub, ...extra] = positionals;
-  if (extra.length > 0 || (sub !== undefined && sub !== 'off')) {
-    process.stderr.write(usage);
-    return 2;
-  }
+  const parsed = subCommandArgs(args, ['off'], usage);
+  if (!parsed) return 2;
+  const { sub } = parsed;
   if (process.getuid?.() !== 0) {
     process.stderr.write('The firewall is in the kernel: run this as root.\n');
     return 1;
   }
-  const paths = dataPaths(resolveDataDir(values['data-dir']));
+  const paths = dataPaths(resolveDataDir(parsed.dataDir));
   const store = new ModuleStore(paths.agent, () => {});
   await store.load();
 

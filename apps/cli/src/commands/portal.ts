@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { getSetting, openDatabase, setSetting, transaction, type Db } from '@rampart/console';
+import { subCommandArgs } from './sub-command.ts';
 import { dataPaths, keepOwnership, resolveDataDir } from '../supervisor/service-user.ts';
 
 const usage = `usage:
@@ -31,20 +31,10 @@ function describe(db: Db): string {
  * run on the server, it changes the panel database directly.
  */
 export async function run(args: string[]): Promise<number> {
-  let values: { 'data-dir'?: string };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'data-dir': { type: 'string' } } }));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${usage}`);
-    return 2;
-  }
-  const [sub, ...extra] = positionals;
-  if (extra.length > 0 || (sub !== undefined && sub !== 'reset')) {
-    process.stderr.write(usage);
-    return 2;
-  }
-  const dbPath = dataPaths(resolveDataDir(values['data-dir'])).consoleDb;
+  const parsed = subCommandArgs(args, ['reset'], usage);
+  if (!parsed) return 2;
+  const { sub } = parsed;
+  const dbPath = dataPaths(resolveDataDir(parsed.dataDir)).consoleDb;
   if (!existsSync(dbPath)) {
     process.stderr.write(`No console database at ${dbPath}: start Rampart and register it first.\n`);
     return 1;
