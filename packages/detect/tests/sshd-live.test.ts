@@ -31,13 +31,20 @@ describe.skipIf(!canRunSshd)('a real sshd, tailed through the pipeline', () => {
     await sshd.wrongPassword('root');
     await sshd.wrongPasswords('root', 4);
     const counted = () => events.filter((e) => e.parsed?.kind === 'ssh_auth_failure');
-    await waitFor(() => counted().length >= 7, 10_000, 'seven failures');
+    // One counted failure per "Failed password" line sshd wrote: no line missed, none read twice.
+    // The clients mean 7 guesses; the count is held to what sshd says it refused (a CI run once
+    // logged 8 on a loaded machine), so the test checks the pipeline, not the ssh client's timing.
+    const refusedInLog = () => readFileSync(sshd.log, 'utf8').split(/\r?\n/).filter((line) => line.startsWith('Failed password for ')).length;
+    await waitFor(() => counted().length >= 7 && counted().length === refusedInLog(), 10_000, 'a counted failure for each refused password').catch((error: Error) => {
+      throw new Error(`${error.message}: ${counted().length} counted, sshd's log:\n${readFileSync(sshd.log, 'utf8')}`);
+    });
 
     const log = readFileSync(sshd.log, 'utf8');
     // sshd -E writes bare messages: no time, host or program in front.
     expect(log).toMatch(/^Failed password for root from 127\.0\.0\.1 port \d+ ssh2$/m);
     expect(log).toMatch(/^Invalid user nosuchuser from 127\.0\.0\.1 port \d+$/m);
-    expect(counted()).toHaveLength(7);
+    expect(refusedInLog(), log).toBeGreaterThanOrEqual(7);
+    expect(counted().length, log).toBe(refusedInLog());
     expect(counted().every((e) => e.logTime === undefined && e.parsed!.ip === '127.0.0.1')).toBe(true);
     expect(events.filter((e) => e.parsed?.kind === 'ssh_auth_success')).toHaveLength(1);
     expect(events.some((e) => e.parsed?.note === 'invalid_user')).toBe(true);
