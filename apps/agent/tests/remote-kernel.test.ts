@@ -1,9 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentClient } from '@rampart/agent-client';
 import { createNftExecutor } from '@rampart/firewall';
 import type { RemoteAccess, RemoteWindow } from '@rampart/contracts';
 import { LAB_IP, canUseNetns, createLab, type Lab } from '../../../packages/firewall/tests/support/lab.ts';
-import { keyLogin, startKeySshd, type KeySshd } from './remote-sshd.ts';
+import { keyLogin, startAnotherSshd, startKeySshd, type KeySshd } from './remote-sshd.ts';
 import { startTestAgent, type TestAgent } from './helpers.ts';
 
 /*
@@ -126,6 +127,35 @@ describe.skipIf(!canUseNetns())('remote protection (agent, real sshd, nft in a n
     expect((await client.call('remote.get', {})).access.ips).toEqual([LAB_IP.attacker.v4]);
     expect(await fromAttacker()).toBe(true);
   }, 30_000);
+
+  it("follows sshd's port when its config changes while the agent runs: the new port is guarded, the old one no longer", async () => {
+    const original = await readFile(sshd.config, 'utf8');
+    const moved = { ...sshd, port: PORT + 1 };
+    try {
+      await writeFile(sshd.config, original.replace(`Port ${PORT}`, `Port ${PORT + 1}`));
+      // the running sshd keeps 2222; a second one on the edited config listens on 2223, as after a restart
+      await startAnotherSshd(lab, 'server', sshd.config, `${sshd.logFile}.2`);
+      expect((await client.call('remote.get', {})).sshd).toMatchObject({ ok: true, ports: [PORT + 1] });
+      expect(await keyLogin(lab, 'third', serverFromThird, moved)).toBe(false);
+      expect(await keyLogin(lab, 'attacker', server, moved)).toBe(true);
+      expect(await fromThird()).toBe(true);
+    } finally {
+      await writeFile(sshd.config, original);
+    }
+    expect((await client.call('remote.get', {})).sshd).toMatchObject({ ok: true, ports: [PORT] });
+    expect(await fromThird()).toBe(false);
+
+    // a config sshd -T refuses (a half-done edit) keeps the last good ports guarded, and says why
+    try {
+      await writeFile(sshd.config, `${original}NoSuchOption yes\n`);
+      const view = await client.call('remote.get', {});
+      expect(view.sshd).toMatchObject({ ok: false, ports: [PORT] });
+      expect(view.sshd.message).toMatch(/NoSuchOption|Bad configuration/i);
+      expect(await fromThird()).toBe(false);
+    } finally {
+      await writeFile(sshd.config, original);
+    }
+  }, 60_000);
 
   it('switching remote protection off takes the chain away (the firewall table stays)', async () => {
     await client.call('module.switch', { modules: ['remote'], status: 0 });

@@ -17,9 +17,22 @@ export interface KeySshd {
   port: number;
   logFile: string;
   clientKey: string;
+  /** Its sshd_config: a test may edit it (sshd -T reads it again) and start another sshd on it. */
+  config: string;
   /** argv of `sshd -T` with this config, inside the namespace: what the agent reads the port from. */
   effectiveCommand: string[];
   log(): Promise<string>;
+}
+
+/** Another sshd on `config` (as edited by the test), in `ns`; it goes with the lab. */
+export async function startAnotherSshd(lab: Lab, ns: LabNamespace, config: string, logFile: string): Promise<void> {
+  await writeFile(logFile, '');
+  lab.spawn(ns, ['sh', '-c', WITH_PRIVSEP_DIR, 'sshd', '/usr/sbin/sshd', '-D', '-E', logFile, '-f', config], { stdio: 'ignore' });
+  const deadline = Date.now() + 5000;
+  while (!/Server listening on/.test(await readFile(logFile, 'utf8'))) {
+    if (Date.now() > deadline) throw new Error(`sshd did not start:\n${await readFile(logFile, 'utf8')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 export async function startKeySshd(lab: Lab, ns: LabNamespace, port: number): Promise<KeySshd> {
@@ -62,6 +75,7 @@ export async function startKeySshd(lab: Lab, ns: LabNamespace, port: number): Pr
     port,
     logFile,
     clientKey,
+    config,
     effectiveCommand: ['ip', 'netns', 'exec', lab.names[ns], 'sh', '-c', WITH_PRIVSEP_DIR, 'sshd', '/usr/sbin/sshd', '-T', '-f', config],
     log,
   };

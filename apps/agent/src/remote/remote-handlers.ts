@@ -6,7 +6,11 @@ type RemoteMethods = Extract<keyof AgentHandlers, `remote.${string}`>;
 /** The agent calls of remote-login protection. */
 export function remoteHandlers(service: RemoteService): Pick<AgentHandlers, RemoteMethods> {
   return {
-    'remote.get': async () => service.view(),
+    // The page shows sshd as it is now: a port changed since the last look is read and guarded first.
+    'remote.get': async () => {
+      await service.refreshSshd();
+      return service.view();
+    },
     'remote.access.set': ({ access, guard }) => service.setAccess(access, guard),
     'remote.bruteforce.set': async ({ bruteforce }) => {
       await service.setBruteforce(bruteforce);

@@ -10,6 +10,8 @@ export interface RemoteOptions {
   sshdCommand?: readonly string[];
   /** The server's UTC offset at a moment, minutes east (tests inject a zone); the process's zone by default. */
   offsetAt?: (at: number) => number;
+  /** How often `sshd -T` is read again (default a minute; the page's reading also reads it). */
+  sshdRereadMs?: number;
   /** Where accepted logins are read: defaults to the firewall's SSH brute-force sources (journal and auth logs). */
   loginSources?: Partial<LoginSources>;
 }
@@ -32,6 +34,7 @@ export class RemoteService {
   #sshd: SshdReading = { ok: false, ports: [], password_authentication: null, permit_root_login: null, message: 'not read yet' };
   #watcher: LoginWatcher | null = null;
   #dstTimer: NodeJS.Timeout | null = null;
+  #sshdTimer: NodeJS.Timeout | null = null;
   #plannedOffset: number | null = null;
 
   constructor(firewall: FirewallService, enabled: boolean, sinks: FirewallSinks, log: (line: string) => void, options: RemoteOptions = {}) {
@@ -50,8 +53,32 @@ export class RemoteService {
     this.#sshd = await readSshd(this.#options.sshdCommand);
     if (!this.#sshd.ok) this.#log(`remote: sshd -T failed: ${this.#sshd.message}`);
     await this.#reload();
+    // sshd's port can change while the agent runs (an edited sshd_config): look again every minute.
+    this.#sshdTimer = setInterval(() => void this.refreshSshd().catch((error: unknown) => this.#log(`remote: ${String(error)}`)), this.#options.sshdRereadMs ?? 60_000);
+    this.#sshdTimer.unref();
     // The watcher reads the SSH brute-force sources: it follows the attack settings as the firewall's pipeline does.
     await this.#firewall.attach({ configure: async () => this.#restartWatcher(), close: async () => undefined });
+  }
+
+  /**
+   * Reads `sshd -T` again and replans when the ports changed, so the chain guards the port sshd
+   * listens on now. A failed read keeps the last good ports (a half-upgraded sshd must not open the
+   * old port) and shows the failure; with no good reading yet it is shown as it is.
+   */
+  async refreshSshd(): Promise<boolean> {
+    const fresh = await readSshd(this.#options.sshdCommand);
+    const before = this.#sshd;
+    if (!fresh.ok && before.ok) {
+      this.#sshd = { ...before, ok: false, message: fresh.message };
+      return false;
+    }
+    this.#sshd = fresh;
+    const changed = fresh.ports.join(',') !== before.ports.join(',');
+    if (changed) {
+      this.#log(`remote: sshd's ports are now ${fresh.ports.join(', ') || 'unknown'} (were ${before.ports.join(', ') || 'unknown'})`);
+      await this.#reload();
+    }
+    return changed;
   }
 
   /** The planner's input: null while the module is off. Common areas are expanded here, as for firewall rules. */
@@ -176,6 +203,7 @@ export class RemoteService {
 
   async close(): Promise<void> {
     if (this.#dstTimer) clearTimeout(this.#dstTimer);
+    if (this.#sshdTimer) clearInterval(this.#sshdTimer);
     await this.#watcher?.close();
     this.#watcher = null;
   }

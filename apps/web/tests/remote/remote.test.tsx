@@ -40,6 +40,17 @@ describe('remote protection page', () => {
     expect(screen.getByTestId('remote-computer-name-why').textContent).toContain('Windows Remote Desktop (RDP)');
   });
 
+  it('when sshd -T fails now, shows the ports still guarded from the last reading and why', async () => {
+    const failing = { ok: false, password_authentication: null, permit_root_login: null, message: 'Bad configuration option: NoSuchOption' };
+    await openRemote({ 'GET /remote/settings': ok(view({ sshd: { ...failing, ports: [2222] } })) });
+    expect(screen.getByTestId('remote-port').textContent).toBe('2222 (as last read; sshd -T now fails: Bad configuration option: NoSuchOption)');
+  });
+
+  it('says sshd cannot be read when it never could', async () => {
+    await openRemote({ 'GET /remote/settings': ok(view({ sshd: { ok: false, ports: [], password_authentication: null, permit_root_login: null, message: 'cannot run sshd' } })) });
+    expect(screen.getByTestId('remote-port').textContent).toBe('cannot be read: cannot run sshd');
+  });
+
   it('saves the access rule as the contract body', async () => {
     const api = await openRemote();
     type('remote-ips', '10.9.0.0/16\n192.0.2.7');

@@ -2,6 +2,7 @@ import { SaveOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Flex, Form, Input, InputNumber, Spin, Switch, Tag, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { remoteBruteforceSchema, type RemoteBruteforce, type RemoteView } from '@rampart/contracts';
 import { errorProps, type FieldErrors } from '../../components/forms/fieldErrors.tsx';
@@ -16,6 +17,13 @@ import { WindowsEditor } from './WindowsEditor.tsx';
 
 const offsetText = (minutes: number) => `UTC${minutes < 0 ? '-' : '+'}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0')}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
 
+/** The ports sshd listens on; when sshd -T fails now, the ports still guarded from its last good reading beside why. */
+function sshdText(sshd: RemoteView['sshd'], t: TFunction): string {
+  if (sshd.ok) return sshd.ports.join(', ');
+  if (sshd.ports.length > 0) return t('remote.sshd_stale', { ports: sshd.ports.join(', '), message: sshd.message });
+  return t('remote.sshd_unreadable', { message: sshd.message });
+}
+
 /** What sshd says and whether the kernel enforces the rule now. */
 function StatusCard({ view }: { view: RemoteView }) {
   const { t } = useTranslation();
@@ -23,7 +31,7 @@ function StatusCard({ view }: { view: RemoteView }) {
     <Card title={t('remote.status_title')} size="small" data-testid="remote-status">
       <Descriptions size="small" column={1}>
         <Descriptions.Item label={t('remote.port')}>
-          <span data-testid="remote-port">{view.sshd.ok ? view.sshd.ports.join(', ') : t('remote.sshd_unreadable', { message: view.sshd.message })}</span>
+          <span data-testid="remote-port">{sshdText(view.sshd, t)}</span>
           <Typography.Text type="secondary">{` · ${t('remote.port_hint')}`}</Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label={t('remote.enforcement')}>
