@@ -10,7 +10,8 @@ import { startTestAgent, type TestAgent } from './helpers.ts';
 /*
  * Process protection end to end, as root, with the real helper in `--backend fanotify` mode: a
  * rule denies the start of a copy of /bin/true (its own inode, under a /tmp test tree); running it
- * fails with EPERM, another copy still runs, and the denial is a `process.start_denied` event.
+ * fails with EPERM, another copy still runs, and the denial is a `process.start_denied` event. A
+ * file access rule keeps a copy of dash from writing under a test folder while /bin/sh still may.
  * The helper runs in a private mount namespace whose test tree is a bind mount of itself (as in
  * tamper-guard.test.ts): its marks never cover the host's root filesystem.
  */
@@ -28,6 +29,8 @@ describe.skipIf(skipReason !== null)(`process protection with the real helper (f
   let client: AgentClient;
   const tool = () => path.join(tree, 'bin/tool');
   const other = () => path.join(tree, 'bin/other');
+  const writer = () => path.join(tree, 'bin/writer');
+  const data = () => path.join(tree, 'data');
   const runIn = (exe: string) => spawnSync('nsenter', ['-t', String(agent.guard.helperPid), '-m', '--', exe], { encoding: 'utf8', timeout: 10_000 });
 
   beforeAll(async () => {
@@ -35,6 +38,10 @@ describe.skipIf(skipReason !== null)(`process protection with the real helper (f
     await mkdir(path.join(tree, 'bin'));
     await copyFile('/bin/true', tool());
     await copyFile('/bin/true', other());
+    // a shell of its own inode: the program a file access rule restricts
+    await copyFile('/bin/dash', writer());
+    await chmod(writer(), 0o755);
+    await mkdir(data());
     await chmod(tool(), 0o755);
     await chmod(other(), 0o755);
     const wrapper = path.join(tree, 'guard-ns.sh');
@@ -84,5 +91,30 @@ describe.skipIf(skipReason !== null)(`process protection with the real helper (f
     // module off: it starts again
     await client.call('module.switch', { modules: ['process'], status: 0 });
     expect(runIn(tool()).status).toBe(0);
+  });
+
+  it("a file access rule denies its program's writes under the path; another program still writes there", async () => {
+    await client.call('module.switch', { modules: ['process'], status: 1 });
+    const { ids } = await client.call('process.rules.add', { rule: { process: writer(), files: [{ path: data(), ops: ['w'], level: 1, action: 'deny' }] } });
+    let state = '';
+    for (let i = 0; i < 100 && state !== 'active'; i += 1) {
+      state = (await client.call('process.rules.list', { offset: 0, limit: 10 })).list.find((rule) => rule.id === ids[0])?.state ?? '';
+      if (state !== 'active') await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(state).toBe('active');
+    const shell = (exe: string, script: string) => spawnSync('nsenter', ['-t', String(agent.guard.helperPid), '-m', '--', exe, '-c', script], { encoding: 'utf8', timeout: 10_000 });
+    const denied = shell(writer(), `echo x > '${data()}/by-writer'`);
+    expect(denied.status).not.toBe(0);
+    expect(denied.stderr).toMatch(/Operation not permitted|Permission denied/);
+    expect(shell('/bin/sh', `echo y > '${data()}/by-sh' && cat '${data()}/by-sh'`).stdout).toBe('y\n');
+    // reading is not what the rule denies
+    expect(shell(writer(), `cat '${data()}/by-sh'`).stdout).toBe('y\n');
+
+    let events: { kind: string; params: Record<string, string | number> }[] = [];
+    for (let i = 0; i < 50 && !events.length; i += 1) {
+      events = (await client.call('events.query', { limit: 50 })).list.filter((e) => e.kind === 'process.file_denied');
+      if (!events.length) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(events[0]).toMatchObject({ module: 'process', params: { op: 'w', process: writer(), rule: `process:${ids[0]}:file0` } });
   });
 });
