@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentCallError, AgentClient } from '@rampart/agent-client';
 import type { GuardPlan, TamperRuleInput } from '@rampart/contracts';
 import { FakeHelper } from '../../../packages/guard/tests/fake-helper.ts';
+import { deployedSelfPaths, rampartSelfPaths } from '../src/tamper/open-guard.ts';
 import { startTestAgent, useCleanups, type TestAgent } from './helpers.ts';
 
 /*
@@ -86,10 +87,12 @@ describe('tamper rules (agent socket)', () => {
 
   it('a rule over / or /etc needs two confirmations; a rule reaching Rampart’s own files warns', async () => {
     const { agent, client } = await agentWith();
-    for (const broad of ['/', '/etc', '/etc/', '/*']) {
+    // However the path is spelt: the guard reads `//etc` and `//etc/` as /etc, `//e*` takes it in.
+    for (const broad of ['/', '/etc', '/etc/', '/*', '//etc', '//etc/', '//', '//e*']) {
       expect(await client.call('tamper.rules.add', { rules: [rule({ path: broad })], confirmations: 1 })).toMatchObject({ changed: 0, refused: 'tamper_path_broad_confirm' });
     }
     expect((await client.call('tamper.names.add', { rule: { dir: '/etc' } })).refused).toBe('tamper_path_broad_confirm');
+    expect((await client.call('tamper.names.add', { rule: { dir: '//etc/' }, confirmations: 1 })).refused).toBe('tamper_path_broad_confirm');
     expect((await client.call('tamper.rules.list', { offset: 0, limit: 10 })).total).toBe(0);
     // /etc/nginx is not broad
     expect((await client.call('tamper.rules.add', { rules: [rule({ path: '/etc/nginx' })] })).changed).toBe(1);
@@ -97,6 +100,7 @@ describe('tamper rules (agent socket)', () => {
     expect(confirmed).toMatchObject({ changed: 1, refused: null });
     const id = confirmed.ids[0]!;
     expect((await client.call('tamper.rules.edit', { rule: { id, ...rule({ path: '/' }) } })).refused).toBe('tamper_path_broad_confirm');
+    expect((await client.call('tamper.rules.edit', { rule: { id, ...rule({ path: '//etc' }) }, confirmations: 1 })).refused).toBe('tamper_path_broad_confirm');
 
     expect((await client.call('tamper.rules.add', { rules: [rule({ path: agent.stateDir })] })).warnings).toEqual(['tamper_path_self']);
     expect((await client.call('tamper.rules.add', { rules: [rule({ path: path.join(agent.stateDir, 'x') })] })).warnings).toEqual(['tamper_path_self']);
@@ -178,6 +182,41 @@ describe('tamper protection and the helper (fake helper on a temp socket)', () =
     expect(helper.plans.map((p) => (p as GuardPlan).generation)).toEqual([...helper.plans.map((p) => (p as GuardPlan).generation)].sort((a, b) => a - b));
   });
 
+  it('saving a rule the running backend cannot fully enforce warns (fanotify: no d c n t, no naming rules)', async () => {
+    const { client } = await withFake();
+    const degraded = ['tamper_guard_degraded'];
+    // Said whatever the module switch (off here): the administrator learns it when saving.
+    expect((await client.call('tamper.rules.add', { rules: [rule({ ops: ['r', 'x', 'w'] })] })).warnings).toEqual([]);
+    expect((await client.call('tamper.rules.add', { rules: [rule({ ops: ['w'] }), rule({ ops: ['w', 'd'] })] })).warnings).toEqual(degraded);
+    for (const op of ['d', 'c', 'n', 't'] as const) expect((await client.call('tamper.rules.add', { rules: [rule({ ops: [op] })] })).warnings, op).toEqual(degraded);
+    // A rule saved switched off denies nothing yet; switching it on is when it is said.
+    const off = await client.call('tamper.rules.add', { rules: [rule({ ops: ['t'], enabled: false })] });
+    expect(off.warnings).toEqual([]);
+    const offId = off.ids[0]!;
+    expect((await client.call('tamper.rules.set_enabled', { ids: [offId], enabled: true })).warnings).toEqual(degraded);
+    expect((await client.call('tamper.rules.set_enabled', { ids: [offId], enabled: false })).warnings).toEqual([]);
+    expect((await client.call('tamper.rules.edit', { rule: { id: offId, ...rule({ ops: ['c'] }) } })).warnings).toEqual(degraded);
+    expect((await client.call('tamper.rules.edit', { rule: { id: offId, ...rule({ ops: ['w'] }) } })).warnings).toEqual([]);
+    // Before the self-path warning: the console shows the first one.
+    expect((await client.call('tamper.rules.add', { rules: [rule({ path: '/', ops: ['d'], enabled: false }), rule({ path: '/', ops: ['d'] })], confirmations: 2 })).warnings).toEqual([...degraded, 'tamper_path_self']);
+
+    // A naming rule denies creating entries, which fanotify cannot deny.
+    const naming = await client.call('tamper.names.add', { rule: { dir: '/srv/uploads', deny_files: ['*.php'] } });
+    expect(naming.warnings).toEqual(degraded);
+    const namingId = naming.ids[0]!;
+    expect((await client.call('tamper.names.edit', { rule: { id: namingId, dir: '/srv/uploads', enabled: false } })).warnings).toEqual([]);
+    expect((await client.call('tamper.names.set_enabled', { ids: [namingId], enabled: true })).warnings).toEqual(degraded);
+    expect((await client.call('tamper.names.edit', { rule: { id: namingId, dir: '/srv/uploads' } })).warnings).toEqual(degraded);
+    expect((await client.call('tamper.names.add', { rule: { dir: '/srv/other', enabled: false } })).warnings).toEqual([]);
+  });
+
+  it('a backend that denies every operation saves without that warning', async () => {
+    const { client } = await withFake({ backend: 'lsm', ops: ['r', 'x', 'd', 'c', 'n', 'w', 't'], cause: '' });
+    await until(() => client.call('tamper.status', {}), (s) => s.running);
+    expect((await client.call('tamper.rules.add', { rules: [rule({ ops: ['r', 'x', 'd', 'c', 'n', 'w', 't'] })] })).warnings).toEqual([]);
+    expect((await client.call('tamper.names.add', { rule: { dir: '/srv/uploads', deny_files: ['*.php'] } })).warnings).toEqual([]);
+  });
+
   it('a helper with no backend gets no plan, and the status says why', async () => {
     const { helper, client } = await withFake({ backend: 'none', ops: [], cause: 'lsm_refused' });
     await client.call('module.switch', { modules: ['tamper'], status: 1 });
@@ -233,7 +272,9 @@ describe('tamper protection and the helper (fake helper on a temp socket)', () =
     const { agent, client, lastPlan } = await withFake();
     await client.call('module.switch', { modules: ['tamper'], status: 1 });
     const saved = JSON.parse(await readFile(path.join(agent.stateDir, 'guard-plan.json'), 'utf8')) as GuardPlan;
-    expect(saved).toEqual(lastPlan());
+    // Not the trusted pids: after a reboot they would be other processes', which would bypass the rules.
+    expect(lastPlan().trusted_pids).toContain(process.pid);
+    expect(saved).toEqual({ ...lastPlan(), trusted_pids: [] });
     await agent.close();
     const again = await startTestAgent({ dir: agent.dir, guard: { spawn: false, background: false } });
     cleanups.push(() => again.close());
@@ -249,5 +290,65 @@ describe('tamper protection and the helper (fake helper on a temp socket)', () =
     cleanups.push(() => again.close());
     await until(() => again.plans.length, (n) => n > 0);
     expect((again.plans.at(-1) as GuardPlan).enforce).toBe(true);
+  });
+});
+
+describe('lock-out proof: Rampart’s own paths', () => {
+  const repo = path.resolve(import.meta.dirname, '../../..');
+
+  it('are the state dir, the whole data dir, the install dir and what deploy/ installs', async () => {
+    const paths = rampartSelfPaths('/var/lib/rampart/agent', { RAMPART_DATA_DIR: '/var/lib/rampart' });
+    expect(paths).toEqual(expect.arrayContaining(['/var/lib/rampart/agent', '/var/lib/rampart', repo, '/etc/rampart', '/run/rampart', '/run/rampart-guard', '/sys/fs/bpf/rampart']));
+    // A relative data dir is read as the agent's config reads it: from the working directory.
+    expect(rampartSelfPaths('/x/agent', { RAMPART_DATA_DIR: 'data' })).toContain(path.resolve('data'));
+    expect(rampartSelfPaths('/x/agent', {})).toEqual([...new Set(['/x/agent', repo, ...deployedSelfPaths])]);
+
+    // Every unit install.sh copies, every runtime dir, environment file and pin dir the units name.
+    const install = await readFile(path.join(repo, 'deploy/install.sh'), 'utf8');
+    const unitLine = install.split('\n').find((line) => line.trim().endsWith('/etc/systemd/system/'))!;
+    const units = unitLine.split(/\s+/).filter((word) => word.startsWith('deploy/systemd/'));
+    expect(units.length).toBeGreaterThan(0);
+    const expected = new Set<string>();
+    for (const unit of units) {
+      expected.add(`/etc/systemd/system/${path.basename(unit)}`);
+      const text = await readFile(path.join(repo, unit), 'utf8');
+      for (const [, dir] of text.matchAll(/^RuntimeDirectory=(\S+)/gm)) expected.add(`/run/${dir}`);
+      for (const [, file] of text.matchAll(/^EnvironmentFile=-?(\S+)/gm)) expected.add(path.dirname(file!));
+      for (const [, dir] of text.matchAll(/--pin-dir (\S+)/g)) expected.add(dir!);
+    }
+    for (const wanted of expected) expect(deployedSelfPaths, wanted).toContain(wanted);
+    // The data dir reaches the agent through its unit's environment.
+    expect(await readFile(path.join(repo, 'deploy/systemd/rampart-agent.service'), 'utf8')).toMatch(/^Environment=RAMPART_DATA_DIR=\//m);
+  });
+
+  it('the data dir (the console’s database too) gets the allow-everything slot and its rules are not enforced', async () => {
+    const dir = await tempDir();
+    const socketPath = path.join(dir, 'guard.sock');
+    const helper = await FakeHelper.listen(socketPath);
+    cleanups.push(() => helper.close());
+    const before = process.env['RAMPART_DATA_DIR'];
+    process.env['RAMPART_DATA_DIR'] = dir;
+    let agent: TestAgent;
+    try {
+      agent = await startTestAgent({ dir, guard: { spawn: false, background: false, socketPath, client: { backoff: { minMs: 20, maxMs: 100 } } } });
+    } finally {
+      if (before === undefined) delete process.env['RAMPART_DATA_DIR'];
+      else process.env['RAMPART_DATA_DIR'] = before;
+    }
+    cleanups.push(() => agent.close());
+    const client = new AgentClient(agent.socketPath, { timeoutMs: 10_000 });
+    cleanups.push(() => client.close());
+    await until(() => helper.plans.length, (n) => n > 0);
+    expect(agent.guard.selfPaths).toContain(dir);
+
+    // Beside the agent's state dir, inside the data dir: where the console keeps its database.
+    const consoleDir = path.join(dir, 'console');
+    await mkdir(consoleDir);
+    await client.call('module.switch', { modules: ['tamper'], status: 1 });
+    expect((await client.call('tamper.rules.add', { rules: [rule({ path: consoleDir, ops: ['w'] })] })).warnings).toEqual(['tamper_path_self']);
+    const plan = helper.plans.at(-1) as GuardPlan;
+    const object = plan.objects.find((o) => o.path === consoleDir)!;
+    expect(plan.sets.find((set) => set.id === object.set)!.slots[0]).toMatchObject({ rule: 'self', deny: 0 });
+    expect((await client.call('tamper.rules.list', { offset: 0, limit: 10 })).list[0]!.state).toBe('not_enforced');
   });
 });

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardStatusSchema, type NamingRuleInput, type TamperRuleInput } from '@rampart/contracts';
+import { guardStatusSchema, tamperOps, type NamingRuleInput, type TamperRuleInput } from '@rampart/contracts';
+import { FakeHelper } from '../../../packages/guard/tests/fake-helper.ts';
 import { auth, startHarness, type Harness } from './support/harness.ts';
 
 /*
@@ -14,17 +15,42 @@ import { auth, startHarness, type Harness } from './support/harness.ts';
 let h: Harness;
 let token: string;
 let site: string;
+/** The guard helper the agent talks to: a fake, so answers do not hang on whether a real one is built and which backend this kernel allows. */
+let helper: FakeHelper;
+let helperDir: string;
+const allOpsHello = { backend: 'lsm', kernel: '6.1.0', ops: [...tamperOps], cause: '', generation: 0, pinned: true } as const;
 
 beforeAll(async () => {
-  h = await startHarness();
+  helperDir = mkdtempSync(join(tmpdir(), 'rampart-tamper-guard-'));
+  helper = await FakeHelper.listen(join(helperDir, 'guard.sock'));
+  helper.hello = { ...allOpsHello, ops: [...allOpsHello.ops] };
+  const before = process.env['RAMPART_GUARD_SOCKET'];
+  process.env['RAMPART_GUARD_SOCKET'] = join(helperDir, 'guard.sock');
+  try {
+    h = await startHarness();
+  } finally {
+    if (before === undefined) delete process.env['RAMPART_GUARD_SOCKET'];
+    else process.env['RAMPART_GUARD_SOCKET'] = before;
+  }
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
   site = mkdtempSync(join(tmpdir(), 'rampart-tamper-site-'));
+  await until(async () => (await get('/tamper/status')).body.data.backend === 'lsm');
 });
 afterAll(async () => {
   rmSync(site, { recursive: true, force: true });
-  await h.close();
+  await h?.close();
+  await helper?.close();
+  rmSync(helperDir, { recursive: true, force: true });
 });
+
+async function until(ok: () => Promise<boolean>, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 type Lang = 'zh-CN' | 'en-US';
 type Body = { code: number; msg: string; data?: Record<string, unknown> & { field?: string } };
@@ -93,14 +119,18 @@ describe('tamper file rules', () => {
   });
 
   it('refuses a rule over / or all of /etc until it was confirmed twice', async () => {
-    for (const path of ['/', '/etc', '/etc/*']) {
+    // However the path is spelt: the guard reads `//etc` and `//etc/` as /etc, `//e*` takes it in.
+    for (const path of ['/', '/etc', '/etc/*', '//etc', '//etc/', '//e*']) {
       for (const confirmations of [0, 1]) {
         const res = await post('/tamper/rules/add', { rules: [{ ...rule(), path }], confirmations }, { lang: 'zh-CN' });
         expect(res.body.code, `${path} ${confirmations}`).toBe(2);
         expect(res.body.msg).toBe('该规则保护整个 / 或 /etc，可能导致系统无法更新或登录。确认后需再确认一次才会保存');
       }
     }
+    const namingBroad = await post('/tamper/names/add', { rule: { ...naming(), dir: '//etc/' }, confirmations: 1 });
+    expect(namingBroad.body.msg).toBe('This rule protects all of / or /etc and may stop updates or sign-ins. Confirm, then confirm once more to save it');
     expect((await get('/tamper/rules')).body.data.total).toBe(0);
+    expect((await get('/tamper/names')).body.data.total).toBe(0);
     // Confirmed twice: saved, switched off at once so this test never guards the host's root.
     const res = await post('/tamper/rules/add', { rules: [{ ...rule(), path: '/etc', enabled: false, ops: ['w'] }], confirmations: 2 });
     expect(res.body.code, res.body.msg).toBeLessThanOrEqual(1);
@@ -230,5 +260,28 @@ describe('tamper permissions', () => {
     }
     expect((await post('/tamper/rules/add', { rules: [rule()] }, { as: auditor.token })).status).toBe(403);
     expect((await get('/tamper/rules')).body.data.total).toBe(0);
+  });
+});
+
+describe('a guard that cannot deny every operation (fanotify)', () => {
+  it('says so when a rule or a naming rule it cannot fully enforce is saved, in both languages', async () => {
+    // The agent reconnects to a helper that now runs fanotify: open, write and exec only.
+    await helper.close();
+    helper = await FakeHelper.listen(join(helperDir, 'guard.sock'));
+    await until(async () => (await get('/tamper/status')).body.data.backend === 'fanotify');
+
+    const zh = await post('/tamper/rules/add', { rules: [rule()] }, { lang: 'zh-CN' });
+    expect(zh.body).toMatchObject({ code: 1, msg: '规则已保存，但本机内核上运行的防护方式无法拦截 d c n t 操作，规则中的这些操作不会生效' });
+    const en = await post('/tamper/rules/edit', { rule: { ...rule(), id: (zh.body.data?.['ids'] as number[])[0] } });
+    expect(en.body).toMatchObject({ code: 1, msg: 'Saved, but the guard running on this kernel cannot deny d c n t: those operations of the rule are not enforced' });
+    const names = await post('/tamper/names/add', { rule: naming() });
+    expect(names.body).toMatchObject({ code: 1, msg: 'Saved, but the guard running on this kernel cannot deny d c n t: those operations of the rule are not enforced' });
+    // What fanotify does deny: saved without a warning.
+    const writes = await post('/tamper/rules/add', { rules: [{ ...rule(), ops: ['w', 'x'] }] });
+    expect(writes.body).toMatchObject({ code: 0, msg: 'Saved 1 rule(s)' });
+
+    const ids = (await get('/tamper/rules')).body.data.list.map((r: { id: number }) => r.id);
+    await post('/tamper/rules/delete', { ids });
+    await post('/tamper/names/delete', { ids: (await get('/tamper/names')).body.data.list.map((r: { id: number }) => r.id) });
   });
 });

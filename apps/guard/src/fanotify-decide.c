@@ -3,12 +3,12 @@
 #define _GNU_SOURCE
 #endif
 #include "fanotify-decide.h"
+#include "malformed-name.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -72,42 +72,18 @@ bool guard_name_matches(const struct guard_slot *slot, const char *name)
   return false;
 }
 
-static bool valid_utf8(const unsigned char *s)
-{
-  while (*s) {
-    int extra = *s < 0x80 ? 0 : (*s & 0xE0) == 0xC0 ? 1 : (*s & 0xF0) == 0xE0 ? 2 : (*s & 0xF8) == 0xF0 ? 3 : -1;
-    if (extra < 0 || (*s == 0xC0 || *s == 0xC1)) return false;
-    s++;
-    for (int i = 0; i < extra; i++, s++)
-      if ((*s & 0xC0) != 0x80) return false;
-  }
-  return true;
-}
-
-/* Extensions a web server may run: a name carrying one before another extension is a disguise. */
-static const char *const script_exts[] = { "php", "php3", "php4", "php5", "php7", "phtml", "pht", "asp", "aspx",
-                                           "asa", "cer", "cdx", "ashx", "asmx", "jsp", "jspx", "cgi", NULL };
-
-static bool has_inner_script_ext(const char *name)
-{
-  for (const char *dot = strchr(name, '.'); dot; dot = strchr(dot + 1, '.')) {
-    size_t len = strcspn(dot + 1, ".;");
-    if (dot[1 + len] == '\0') break; /* the last extension is the file's own */
-    for (int i = 0; script_exts[i]; i++)
-      if (strlen(script_exts[i]) == len && strncasecmp(dot + 1, script_exts[i], len) == 0) return true;
-  }
-  return false;
-}
-
 bool guard_name_malformed(const char *name)
 {
-  if (!name || !*name) return false;
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-    if (*p < 0x20 || *p == 0x7f) return true;
-  if (!valid_utf8((const unsigned char *)name)) return true;
-  char last = name[strlen(name) - 1];
-  if ((last == '.' || last == ' ') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0) return true;
-  return has_inner_script_ext(name);
+  size_t len = name ? strlen(name) : 0;
+  if (len == 0 || len >= GUARD_NAME_BYTES) return false; /* no name; longer than a name can be */
+  /* The shared scan reads a whole GUARD_NAME_BYTES buffer, as the BPF program's is. */
+  unsigned char buf[GUARD_NAME_BYTES] = { 0 };
+  memcpy(buf, name, len);
+  if (guard_name_ends_badly(buf, (unsigned int)len)) return true;
+  struct guard_name_scan scan = { 0 };
+  for (unsigned int i = 0; i < len; i++)
+    if (guard_name_scan_byte(&scan, buf, (unsigned int)len, i)) return true;
+  return guard_name_scan_result(&scan);
 }
 
 static int flags_from_open_how(pid_t tid, uint64_t addr, uint64_t *flags)

@@ -20,7 +20,8 @@ bool guard_set_uses_names(const struct guard_set *set);
 /* The union of the deny masks of set's slots: what marking the set's objects can catch. */
 uint32_t guard_set_denies(const struct guard_set *set);
 bool guard_name_matches(const struct guard_slot *slot, const char *name);
-/* Control bytes, invalid UTF-8, a trailing dot or space, a script extension before another. */
+/* Control bytes, invalid UTF-8, a trailing dot or space, a script extension before another:
+ * malformed-name.h, the rule the BPF program applies too. */
 bool guard_name_malformed(const char *name);
 
 enum open_intent { OPEN_READ, OPEN_WRITE, OPEN_UNKNOWN };

@@ -19,6 +19,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "guard.bpf.h"
+#include "malformed-name.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -105,6 +106,7 @@ struct scratch {
   char pat[GUARD_NAME_MAX];
   __u32 len;
   __u32 patlen;
+  struct guard_name_scan scan; /* see name_malformed */
 };
 
 struct {
@@ -336,81 +338,31 @@ static long contains_cb(__u32 i, struct contains_ctx *c)
   return 0;
 }
 
-/* Lower-case name[p .. p+n) equals ext and is followed by '.' or ';' inside the name. */
-static __always_inline int script_ext_at(const char *name, __u32 len, __u32 p, const char *ext, __u32 n)
-{
-  if (p + n >= len)
-    return 0;
-  for (int i = 0; i < 5; i++) {
-    if (i >= n)
-      break;
-    char ch = name[(p + i) & 255];
-    if (ch >= 'A' && ch <= 'Z')
-      ch += 32;
-    if (ch != ext[i])
-      return 0;
-  }
-  char next = name[(p + n) & 255];
-  return next == '.' || next == ';';
-}
-
-struct malformed_ctx {
-  __u32 bad, cont;
-};
-
-/*
- * One byte of the malformed scan: control bytes, invalid UTF-8, and a script extension that is
- * followed by '.' or ';' (a.php.jpg, a.asp;.jpg: names some servers still run as scripts).
- */
-static long malformed_cb(__u32 i, struct malformed_ctx *m)
+/* One byte of the malformed scan (malformed-name.h, shared with the fanotify backend). */
+static long malformed_cb(__u32 i, void *unused)
 {
   struct scratch *sc = my_scratch();
   if (!sc)
     return 1;
-  __u8 ch = sc->name[i & 255];
-  if (m->cont) {
-    if ((ch & 0xc0) != 0x80)
-      goto bad;
-    m->cont--;
-    return 0;
-  }
-  if (ch < 0x20 || ch == 0x7f)
-    goto bad;
-  if (ch >= 0x80) {
-    if (ch >= 0xc2 && ch <= 0xdf)
-      m->cont = 1;
-    else if ((ch & 0xf0) == 0xe0)
-      m->cont = 2;
-    else if (ch >= 0xf0 && ch <= 0xf4)
-      m->cont = 3;
-    else
-      goto bad;
-    return 0;
-  }
-  if (ch == '.') {
-    __u32 p = i + 1, len = sc->len;
-    if (script_ext_at(sc->name, len, p, "php", 3) || script_ext_at(sc->name, len, p, "asp", 3) ||
-        script_ext_at(sc->name, len, p, "aspx", 4) || script_ext_at(sc->name, len, p, "jsp", 3) ||
-        script_ext_at(sc->name, len, p, "phtml", 5))
-      goto bad;
-  }
-  return 0;
-bad:
-  m->bad = 1;
-  return 1;
+  return guard_name_scan_byte(&sc->scan, (const unsigned char *)sc->name, sc->len, i);
 }
 
+/*
+ * The scan's state lives in task storage, not in a context on the stack: the 6.1 verifier checks a
+ * bpf_loop callback for its first call only, so it would take a stack context's zeroed fields
+ * (no continuation byte due) as constants and drop the branches that read a later byte as a
+ * continuation, refusing every non-ASCII name (café). A map value's contents are never constants.
+ */
 static __always_inline int name_malformed(struct scratch *sc)
 {
   __u32 len = sc->len;
   if (len == 0 || len > 255)
     return 0;
-  char last = sc->name[(len - 1) & 255];
-  if (last == '.' || last == ' ')
+  if (guard_name_ends_badly((const unsigned char *)sc->name, len))
     return 1;
-  struct malformed_ctx m = {};
-  bpf_loop(len, malformed_cb, &m, 0);
-  return m.bad || m.cont;
+  __builtin_memset(&sc->scan, 0, sizeof(sc->scan));
+  bpf_loop(len, malformed_cb, NULL, 0);
+  return guard_name_scan_result(&sc->scan);
 }
 
 static __always_inline int name_fits(struct scratch *sc, struct guard_slot_val *s)

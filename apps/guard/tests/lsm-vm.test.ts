@@ -104,6 +104,17 @@ describe('BPF LSM backend under Debian 12 kernel 6.1', () => {
     expectErrno('name-malformed-php-jpg', 'restricted', EPERM);
     expectErrno('name-malformed-asp-semicolon', 'restricted', EPERM);
     expectErrno('name-malformed-trailing-space', 'restricted', EPERM);
+    expectErrno('name-malformed-trailing-dot', 'restricted', EPERM);
+    // the same script extensions as the fanotify decider (src/malformed-name.h), not only php/asp/jsp
+    expectErrno('name-malformed-php5-jpg', 'restricted', EPERM);
+    expectErrno('name-malformed-php-semicolon', 'restricted', EPERM);
+    expectErrno('name-malformed-control', 'restricted', EPERM);
+    expectErrno('name-malformed-invalid-utf8', 'restricted', EPERM);
+    expectErrno('name-malformed-cut-utf8', 'restricted', EPERM);
+    expectErrno('name-malformed-surrogate', 'restricted', EPERM);
+    expectErrno('name-script-ext-last', 'restricted', 0);
+    // continuation bytes are read as such in the kernel too (see name_malformed in guard.bpf.c)
+    expectErrno('name-valid-utf8', 'restricted', 0);
     expectErrno('name-plain-jpg', 'restricted', 0);
     expectErrno('name-dir-prefix', 'restricted', EPERM);
     expectErrno('name-dir-plain', 'restricted', 0);
@@ -140,6 +151,7 @@ describe('BPF LSM backend under Debian 12 kernel 6.1', () => {
     has('c', 'name:1', '/t/up/x.php');
     has('c', 'name:1', '/t/up/y.php', '/vm/exempt/probe');
     has('c', 'name:1', '/t/up/a.php.jpg');
+    has('c', 'name:1', '/t/up/a.php5.jpg');
     has('c', 'name:2', '/t/up/tmpdir');
     has('c', 'name:1', '/t/up/z.php');
     expect(events.every((e) => e.pid > 1 && e.time > 1_600_000_000_000)).toBe(true);

@@ -170,10 +170,30 @@ export const namingRuleSchema = z.object({
 });
 export type NamingRule = z.infer<typeof namingRuleSchema>;
 
-/** Paths a rule may not cover without two confirmations: the root and the whole of /etc. */
+/** A path as the guard reads it (cleanPath): repeated slashes, `.` and `..` resolved, no trailing slash. */
+function normalPath(value: string): string {
+  const parts: string[] = [];
+  for (const part of value.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '' && part !== '.') parts.push(part);
+  }
+  return `/${parts.join('/')}`;
+}
+
+/**
+ * Paths a rule may not cover without two confirmations: the root and the whole of /etc, however
+ * they are written (`//etc`, `/etc/`, `/etc/*`), and a prefix that takes in /etc (`/e*`, `/etc*`).
+ * Read as the guard reads a protected path (pathQuery), so no spelling skips the confirmations.
+ */
 export function isBroadProtectedPath(value: string): boolean {
-  const bare = value.replace(/\*$/, '').replace(/\/+$/, '');
-  return bare === '' || bare === '/etc' || value === '/e*' || value === '/et*';
+  const trimmed = value.trim();
+  // Not a protected path at all (empty, relative): refused by validation, not confirmed.
+  if (!trimmed.startsWith('/')) return false;
+  const bare = trimmed.replace(/\*$/, '');
+  if (bare === trimmed || bare.endsWith('/')) return ['/', '/etc'].includes(normalPath(bare));
+  // `dir/name*`: the entries of dir whose name starts with `name`.
+  const slash = bare.lastIndexOf('/');
+  return normalPath(bare.slice(0, slash + 1)) === '/' && 'etc'.startsWith(bare.slice(slash + 1));
 }
 
 /** Which backend enforces: BPF LSM in the kernel, fanotify permission events, or nothing. */

@@ -47,8 +47,9 @@ import { cleanPath, isAtOrBelow, matchesPrefix, nameMatch, pathQuery, splitSubPa
  *   `ruleStates.sources` keyed `<module>:<id>` (present only when the input has sources, so
  *   tamper-only plans are unchanged).
  * - Rule states, first that applies: `off` (rule off or not enforcing), `path_missing` (nothing
- *   resolved), `not_enforced` (skipped, wholly inside Rampart's own directories, or no backend), `partial` (an operation the backend cannot deny,
- *   or slots dropped), `active`.
+ *   resolved), `not_enforced` (skipped, wholly inside Rampart's own directories, no backend, or the
+ *   backend can deny none of the rule's operations: a naming rule on fanotify), `partial` (an
+ *   operation the backend cannot deny, or slots dropped), `active`.
  */
 
 export type GuardTamperRule = Pick<TamperRule, 'id' | 'enabled' | 'path' | 'sub_path' | 'process' | 'exempt' | 'level' | 'ops' | 'notify'>;
@@ -318,6 +319,8 @@ export function planGuard(input: GuardPlanInput): GuardPlanResult {
     if (where.anchors.every((anchor) => selfAnchors.some((self) => isAtOrBelow(anchor, self.path)))) return 'not_enforced';
     if (input.backendOps === null) return 'not_enforced';
     const backendOps = input.backendOps;
+    // Denying nothing the backend can deny is enforcing nothing; an allow rule (no ops) still acts.
+    if (where.denies.length && where.denies.every((op) => !backendOps.includes(op))) return 'not_enforced';
     if (dropped.has(ruleKey) || where.denies.some((op) => !backendOps.includes(op))) return 'partial';
     return 'active';
   };

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { guardMaxSlots, guardPlanSchema } from '@rampart/contracts';
+import { guardMaxSlots, guardPlanSchema, type TamperOp } from '@rampart/contracts';
 import { nameMatch, planGuard, type GuardPlanInput } from '../src/index.ts';
 import { accountSources, baseInput, namingRule, selfUnderRoot, statesOnFanotify, tamperRule, webTree } from './fixtures.ts';
 
@@ -177,5 +177,19 @@ describe('guard planner semantics', () => {
     const result = planGuard({ ...webTree, backendOps: null, naming: [namingRule(2, { dir: '/var/www' })] });
     expect(result.ruleStates.tamper[1]).toBe('not_enforced');
     expect(result.ruleStates.names[2]).toBe('not_enforced');
+  });
+
+  it('fanotify (r x w): a rule denying only what it cannot deny is not enforced; some of it is partial', () => {
+    const only = (ops: TamperOp[]) => tamperRule(1, { ops });
+    const stateOn = (ops: TamperOp[]) => planGuard({ ...webTree, tamper: [only(ops)], naming: [], backendOps: ['r', 'x', 'w'] }).ruleStates.tamper[1];
+    expect(stateOn(['c', 'd', 'n', 't'])).toBe('not_enforced');
+    expect(stateOn(['d'])).toBe('not_enforced');
+    expect(stateOn(['w', 'd'])).toBe('partial');
+    expect(stateOn(['w'])).toBe('active');
+    // an allow rule denies nothing and still makes its exception
+    expect(stateOn([])).toBe('active');
+    const naming = planGuard({ ...webTree, naming: [namingRule(2, { dir: '/var/www', deny_files: ['*.php'] })], backendOps: ['r', 'x', 'w'] });
+    expect(naming.ruleStates.names[2]).toBe('not_enforced');
+    expect(planGuard({ ...webTree, naming: [namingRule(2, { dir: '/var/www', deny_files: ['*.php'] })] }).ruleStates.names[2]).toBe('active');
   });
 });

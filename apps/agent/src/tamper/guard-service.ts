@@ -400,7 +400,8 @@ export class GuardService {
     } else {
       this.#netStates = {};
     }
-    await writeFileAtomic(this.planFile, `${JSON.stringify(result.plan)}\n`);
+    // Saved for boot without trusted pids: by then they are other processes'. Ours go out again on connect.
+    await writeFileAtomic(this.planFile, `${JSON.stringify({ ...result.plan, trusted_pids: [] })}\n`);
     // A helper without a backend refuses plans: there is nothing to hand over until it has one.
     if (!this.#backendRunning()) {
       this.#result = result;

@@ -6,6 +6,33 @@ import { GuardService, type GuardSinks } from './guard-service.ts';
 /** The repository (install) root: four levels up from this file. */
 const installDir = path.resolve(import.meta.dirname, '../../../..');
 
+/**
+ * What deploy/ puts outside the data and install dirs: the units install.sh copies, the console's
+ * environment file's dir, the units' runtime dirs (the agent's and the helper's sockets) and the
+ * helper's pinned BPF links. A rule over /etc or / must not deny them, or Rampart could neither
+ * start nor be repaired from its own console.
+ */
+export const deployedSelfPaths: readonly string[] = [
+  '/etc/systemd/system/rampart.target',
+  '/etc/systemd/system/rampart-agent.service',
+  '/etc/systemd/system/rampart-console.service',
+  '/etc/systemd/system/rampart-guard.service',
+  '/etc/rampart',
+  '/run/rampart',
+  '/run/rampart-guard',
+  '/sys/fs/bpf/rampart',
+];
+
+/**
+ * Rampart's own paths, always allowed: the agent's state, the whole data dir (RAMPART_DATA_DIR,
+ * resolved as the agent's config does; it holds the console's database too), the install dir and
+ * what deploy/ installs. Paths that do not exist are skipped by the planner.
+ */
+export function rampartSelfPaths(stateDir: string, env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  const dataDir = env['RAMPART_DATA_DIR'];
+  return [...new Set([stateDir, ...(dataDir ? [path.resolve(dataDir)] : []), installDir, ...deployedSelfPaths])];
+}
+
 export interface GuardOptions {
   /** The helper's socket; default RAMPART_GUARD_SOCKET (systemd runs the helper at /run/rampart-guard/guard.sock), else `<state>/guard.sock`. */
   socketPath?: string;
@@ -17,7 +44,7 @@ export interface GuardOptions {
   spawn?: boolean;
   /** Where executables are looked for (tests: temp dirs). */
   roots?: ResolveRoots;
-  /** Rampart's own directories; default the state dir and the install dir. */
+  /** Rampart's own paths; default rampartSelfPaths(stateDir). */
   selfPaths?: string[];
   background?: boolean;
   checkIntervalMs?: number;
@@ -45,7 +72,7 @@ export async function openGuard(stateDir: string, enabled: boolean, sinks: Guard
       args: options.args ?? [],
       backoff: options.helperBackoff,
     },
-    selfPaths: options.selfPaths ?? [stateDir, installDir],
+    selfPaths: options.selfPaths ?? rampartSelfPaths(stateDir),
     roots: options.roots ?? hostResolveRoots,
     background: options.background,
     checkIntervalMs: options.checkIntervalMs,

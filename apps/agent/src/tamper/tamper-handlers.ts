@@ -1,5 +1,5 @@
 import { withTransaction } from '@rampart/sqlite';
-import { isBroadProtectedPath, type TamperChange } from '@rampart/contracts';
+import { isBroadProtectedPath, type TamperChange, type TamperOp } from '@rampart/contracts';
 import { cleanPath, isAtOrBelow, pathQuery } from '@rampart/guard';
 import type { AgentHandlers } from '../protocol/dispatch.ts';
 import type { GuardService } from './guard-service.ts';
@@ -21,6 +21,9 @@ function coversSelf(rulePath: string, selfPaths: readonly string[]): boolean {
     return isAtOrBelow(query.dir, self) || (self !== query.dir && isAtOrBelow(self, query.dir) && rest.startsWith(query.prefix));
   });
 }
+
+/** What a naming rule denies in the kernel: creating an entry under a denied name. */
+const namingRuleOps: readonly TamperOp[] = ['c'];
 
 const describeRule = (rule: Pick<StoredTamperRule, 'path' | 'sub_path' | 'process' | 'ops' | 'level'>) =>
   `${rule.path}${rule.sub_path && rule.sub_path !== '*' ? ` [${rule.sub_path}]` : ''} ${rule.process} level ${rule.level} deny ${rule.ops.join('') || '-'}`;
@@ -44,6 +47,19 @@ export function tamperHandlers(service: GuardService): Pick<AgentHandlers, Tampe
     return result;
   };
   const selfWarning = (paths: readonly string[]) => (paths.some((p) => coversSelf(p, service.selfPaths)) ? ['tamper_path_self'] : []);
+  /**
+   * Said when a rule switched on denies an operation the running backend cannot deny (fanotify: no
+   * create, delete, rename or time change, so no naming rule either), whatever the module switch: the
+   * administrator learns it when saving, not when the rule fails. With no backend at all the status
+   * banner says so. Put before the other warnings: the console shows only the first.
+   */
+  const degradedWarning = (rulesOps: readonly (readonly TamperOp[])[]) => {
+    const { backend, running, enforced_ops } = service.status();
+    if (!running || backend === 'none') return [];
+    return rulesOps.some((ops) => ops.some((op) => !enforced_ops.includes(op))) ? ['tamper_guard_degraded'] : [];
+  };
+  const enabledOps = (list: readonly { enabled: boolean; ops: readonly TamperOp[] }[]) => list.filter((rule) => rule.enabled).map((rule) => rule.ops);
+  const enabledNamingOps = (list: readonly { enabled: boolean }[]) => list.filter((rule) => rule.enabled).map(() => namingRuleOps);
 
   return {
     'tamper.status': async () => service.status(),
@@ -56,7 +72,8 @@ export function tamperHandlers(service: GuardService): Pick<AgentHandlers, Tampe
       if (inputs.some((rule) => isBroadProtectedPath(rule.path)) && confirmations < 2) return refused('tamper_path_broad_confirm');
       return change(account, 'add', () => {
         const ids = inputs.map((rule) => rules.insert(rule, service.now()));
-        return { changed: ids.length, ids, refused: null, warnings: selfWarning(inputs.map((rule) => rule.path)), what: inputs.map(describeRule).join('; ') };
+        const warnings = [...degradedWarning(enabledOps(inputs)), ...selfWarning(inputs.map((rule) => rule.path))];
+        return { changed: ids.length, ids, refused: null, warnings, what: inputs.map(describeRule).join('; ') };
       });
     },
     'tamper.rules.edit': async ({ rule, confirmations, account }) => {
@@ -64,14 +81,15 @@ export function tamperHandlers(service: GuardService): Pick<AgentHandlers, Tampe
       const { id, ...fields } = rule;
       return change(account, 'edit', () => {
         if (!rules.update(id, fields, service.now())) return { ...refused('tamper_rule_not_found'), what: '' };
-        return { changed: 1, ids: [id], refused: null, warnings: selfWarning([fields.path]), what: `#${id} ${describeRule(fields)}` };
+        return { changed: 1, ids: [id], refused: null, warnings: [...degradedWarning(enabledOps([fields])), ...selfWarning([fields.path])], what: `#${id} ${describeRule(fields)}` };
       });
     },
     'tamper.rules.set_enabled': async ({ ids, enabled, account }) =>
       change(account, enabled ? 'enable' : 'disable', () => {
         if (!ids.some((id) => rules.get(id))) return { ...refused('tamper_rule_not_found'), what: '' };
         const done = rules.setEnabled(ids, enabled, service.now());
-        return { changed: done.length, ids: done, refused: null, warnings: [], what: done.map((id) => `#${id}`).join(', ') };
+        const warnings = enabled ? degradedWarning(done.map((id) => rules.get(id)?.ops ?? [])) : [];
+        return { changed: done.length, ids: done, refused: null, warnings, what: done.map((id) => `#${id}`).join(', ') };
       }),
     'tamper.rules.delete': async ({ ids, account }) =>
       change(account, 'delete', () => {
@@ -89,7 +107,7 @@ export function tamperHandlers(service: GuardService): Pick<AgentHandlers, Tampe
       if (isBroadProtectedPath(rule.dir) && confirmations < 2) return refused('tamper_path_broad_confirm');
       return change(account, 'add', () => {
         const id = names.insert(rule, service.now());
-        return { changed: 1, ids: [id], refused: null, warnings: selfWarning([rule.dir]), what: describeNaming(rule) };
+        return { changed: 1, ids: [id], refused: null, warnings: [...degradedWarning(enabledNamingOps([rule])), ...selfWarning([rule.dir])], what: describeNaming(rule) };
       });
     },
     'tamper.names.edit': async ({ rule, confirmations, account }) => {
@@ -97,14 +115,15 @@ export function tamperHandlers(service: GuardService): Pick<AgentHandlers, Tampe
       const { id, ...fields } = rule;
       return change(account, 'edit', () => {
         if (!names.update(id, fields, service.now())) return { ...refused('tamper_rule_not_found'), what: '' };
-        return { changed: 1, ids: [id], refused: null, warnings: selfWarning([fields.dir]), what: `#${id} ${describeNaming(fields)}` };
+        return { changed: 1, ids: [id], refused: null, warnings: [...degradedWarning(enabledNamingOps([fields])), ...selfWarning([fields.dir])], what: `#${id} ${describeNaming(fields)}` };
       });
     },
     'tamper.names.set_enabled': async ({ ids, enabled, account }) =>
       change(account, enabled ? 'enable' : 'disable', () => {
         if (!ids.some((id) => names.get(id))) return { ...refused('tamper_rule_not_found'), what: '' };
         const done = names.setEnabled(ids, enabled, service.now());
-        return { changed: done.length, ids: done, refused: null, warnings: [], what: done.map((id) => `naming #${id}`).join(', ') };
+        const warnings = enabled && done.length ? degradedWarning([namingRuleOps]) : [];
+        return { changed: done.length, ids: done, refused: null, warnings, what: done.map((id) => `naming #${id}`).join(', ') };
       }),
     'tamper.names.delete': async ({ ids, account }) =>
       change(account, 'delete', () => {

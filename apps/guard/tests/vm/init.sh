@@ -68,6 +68,13 @@ check() { # name actor expect op path [path2]
   echo "CHECK {\"name\":\"$name\",\"actor\":\"$actor\",\"op\":\"$1\",\"path\":\"$2\",\"expect\":$expect,\"got\":${got:-null}}"
 }
 
+# A path with bytes a CHECK line cannot carry raw (control bytes, invalid UTF-8): given as a printf
+# format, shown as that format.
+check_bytes() { # name actor expect op printf-format
+  got=$(/vm/$2/probe "$4" "$(printf "$5")")
+  echo "CHECK {\"name\":\"$1\",\"actor\":\"$2\",\"op\":\"$4\",\"path\":\"$(echo "$5" | sed 's/\\/\\\\/g')\",\"expect\":$3,\"got\":${got:-null}}"
+}
+
 # ---- the trusted pid ----
 touch /tmp/go
 wait $trusted_pid
@@ -129,6 +136,15 @@ check name-suffix-php exempt 1 creat /t/up/y.php
 check name-malformed-php-jpg restricted 1 creat /t/up/a.php.jpg
 check name-malformed-asp-semicolon restricted 1 creat '/t/up/a.ASP;.jpg'
 check name-malformed-trailing-space restricted 1 creat '/t/up/b '
+check name-malformed-trailing-dot restricted 1 creat /t/up/c.
+check name-malformed-php5-jpg restricted 1 creat /t/up/a.php5.jpg
+check name-malformed-php-semicolon restricted 1 creat '/t/up/a.php;.jpg'
+check name-script-ext-last restricted 0 creat /t/up/a.php5
+check_bytes name-malformed-control restricted 1 creat '/t/up/a\001b.txt'
+check_bytes name-malformed-invalid-utf8 restricted 1 creat '/t/up/a\377.txt'
+check_bytes name-malformed-cut-utf8 restricted 1 creat '/t/up/a.txt\303'
+check_bytes name-malformed-surrogate restricted 1 creat '/t/up/a\355\240\200.txt'
+check_bytes name-valid-utf8 restricted 0 creat '/t/up/caf\303\251.txt'
 check name-plain-jpg restricted 0 creat /t/up/a.jpg
 check name-dir-prefix restricted 1 mkdir /t/up/tmpdir
 check name-dir-plain restricted 0 mkdir /t/up/data

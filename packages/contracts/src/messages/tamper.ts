@@ -19,7 +19,7 @@ const zh = {
   tamper_rules_saved: '已保存 {count} 条规则',
   tamper_rules_deleted: '已删除 {count} 条规则',
   tamper_not_root: '防篡改需要以 root 运行的代理',
-  tamper_guard_degraded: '规则已保存，但当前内核只能部分执行：{ops} 无法拦截',
+  tamper_guard_degraded: '规则已保存，但本机内核上运行的防护方式无法拦截 {ops} 操作，规则中的这些操作不会生效',
   tamper_template_invalid: '请选择 CMS 模板',
   tamper_template_root_invalid: '网站根目录须为绝对路径，且不能包含 *',
 } as const;
@@ -44,7 +44,7 @@ const en: Record<keyof typeof zh, string> = {
   tamper_rules_saved: 'Saved {count} rule(s)',
   tamper_rules_deleted: 'Deleted {count} rule(s)',
   tamper_not_root: 'Tamper protection needs the agent running as root',
-  tamper_guard_degraded: 'Saved, but this kernel enforces it only in part: {ops} cannot be denied',
+  tamper_guard_degraded: 'Saved, but the guard running on this kernel cannot deny {ops}: those operations of the rule are not enforced',
   tamper_template_invalid: 'Choose a CMS template',
   tamper_template_root_invalid: 'The site root must be an absolute path without *',
 };
