@@ -151,6 +151,15 @@ describe('process protection: rules through the agent socket', () => {
     const denied = await until(async () => (await client.call('events.query', { limit: 100 })).list.filter((e) => e.kind === 'process.net_denied'), (list) => list.length > 0);
     expect(denied[0]).toMatchObject({ module: 'process', params: expect.objectContaining({ peer: '198.51.100.7', port: 53, proto: 'udp', process: tool, rule: `process:${id}` }) });
     expect(renderEvent('process.net_denied', denied[0]!.params, 'en-US').content).toBe(`udp to 198.51.100.7 port 53 by ${tool} (PID 4242, UID 0) denied (rule process:${id})`);
+    // notification is on by default: the denial raises a notice for the alert methods
+    const notices = await until(async () => (await client.call('notices.list', { offset: 0, limit: 50 })).list.filter((n) => n.kind === 'process_net_denied'), (list) => list.length > 0);
+    expect(notices[0]!.params).toMatchObject({ peer: '198.51.100.7', port: 53, proto: 'udp', rule: `process:${id}` });
+    // with notification off, a denial is still an event but raises no notice
+    const { ids: quiet } = await client.call('process.rules.add', { rule: { process: tool, deny_tcp: true, notify: false }, account: 'admin' });
+    helper.push(JSON.stringify({ event: 'net_denied', proto: 'tcp', family: 6, peer: '2001:db8::9', port: 443, rule: `process:${quiet[0]}`, pid: 4243, uid: 0, comm: 'mytool', exe: tool, repeats: 1, time: 0 }));
+    await until(async () => (await client.call('events.query', { limit: 100 })).list.filter((e) => e.kind === 'process.net_denied'), (list) => list.length > 1);
+    const all = (await client.call('notices.list', { offset: 0, limit: 50 })).list.filter((n) => n.kind === 'process_net_denied');
+    expect(all.map((n) => n.params['rule'])).toEqual([`process:${id}`]);
 
     // rule off: the net part is empty again
     await client.call('process.rules.set_enabled', { ids: [id], enabled: false, account: 'admin' });

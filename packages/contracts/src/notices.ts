@@ -55,6 +55,17 @@ export const noticeKinds = {
       'en-US': '{module|module}: {op|tamperop} of {path} by {process} (PID {pid}) was denied (rule {rule}).',
     },
   },
+  /**
+   * Process protection denied a restricted program's connection or datagram (rule notification on).
+   * One per rule, protocol and process while unread, whatever the peers.
+   */
+  process_net_denied: {
+    title: { 'zh-CN': '进程防护拦截了网络访问', 'en-US': 'Process protection denied network access' },
+    content: {
+      'zh-CN': '进程 {process}（PID {pid}）访问 {peer} 端口 {port}（{proto}）已被拦截（规则 {rule}）。',
+      'en-US': '{proto} to {peer} port {port} by {process} (PID {pid}) was denied (rule {rule}).',
+    },
+  },
   attack: {
     title: { 'zh-CN': '检测到攻击', 'en-US': 'Attack detected' },
     content: { 'zh-CN': '{module|module}：{summary}', 'en-US': '{module|module}: {summary}' },

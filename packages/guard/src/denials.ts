@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { moduleKeys, type EventInput, type GuardDenial, type ModuleKey, type NoticeInput } from '@rampart/contracts';
+import { moduleKeys, type EventInput, type GuardDenial, type GuardNetDenial, type ModuleKey, type NoticeInput } from '@rampart/contracts';
 
 /*
  * Denials reported by the helper, as event-store records. A process looping on a denied write
@@ -89,6 +89,41 @@ export function denialNotice(denial: GuardDenial): NoticeInput {
   };
 }
 
+/** The event of a network denial of process protection (rule `process:<id>`). */
+export function netDenialEvent(denial: GuardNetDenial): EventInput {
+  return {
+    time: denial.time > 0 ? denial.time : undefined,
+    kind: 'process.net_denied',
+    module: 'process',
+    level: 'warning',
+    source: 'guard',
+    params: {
+      proto: denial.proto,
+      peer: denial.peer.slice(0, 100),
+      port: denial.port,
+      process: (denial.exe || denial.comm).slice(0, 1000),
+      pid: denial.pid,
+      uid: denial.uid,
+      rule: denial.rule,
+      repeats: denial.repeats,
+    },
+  };
+}
+
+/**
+ * The notice of a network denial. Deduplicated per rule, protocol and process while unread, not per
+ * peer: a process that tries a hundred addresses is one thing for the administrator to look at.
+ */
+export function netDenialNotice(denial: GuardNetDenial): NoticeInput {
+  const process = (denial.exe || denial.comm).slice(0, 1000);
+  const key = createHash('sha256').update(`${denial.rule}\0${denial.proto}\0${process}`).digest('hex').slice(0, 32);
+  return {
+    kind: 'process_net_denied',
+    params: { proto: denial.proto, peer: denial.peer.slice(0, 100), port: denial.port, process, pid: denial.pid, rule: denial.rule },
+    dedupe_key: `process_net_denied:${key}`,
+  };
+}
+
 export class DenialRecorder {
   readonly #options: DenialRecorderOptions;
   readonly #now: () => number;
@@ -101,25 +136,35 @@ export class DenialRecorder {
 
   record(denial: GuardDenial): void {
     if (denial.notify) this.#options.notice?.(denialNotice(denial));
+    this.#admit(denial.rule, denial.repeats, () => denialEvent(denial));
+  }
+
+  /** A network denial: the same budget per rule (a process looping on connect() cannot flood the store). */
+  recordNet(denial: GuardNetDenial, notify: boolean): void {
+    if (notify) this.#options.notice?.(netDenialNotice(denial));
+    this.#admit(denial.rule, denial.repeats, () => netDenialEvent(denial));
+  }
+
+  /** Records the event while the rule's window has budget left; counts it for the window's summary otherwise. */
+  #admit(rule: string, repeats: number, event: () => EventInput): void {
     const now = this.#now();
     const windowMs = this.#options.windowMs ?? 10_000;
-    let window = this.#windows.get(denial.rule);
+    let window = this.#windows.get(rule);
     if (window && now - window.start >= windowMs) {
-      this.#close(denial.rule, window);
+      this.#close(rule, window);
       window = undefined;
     }
     if (!window) {
       window = { start: now, recorded: 0, suppressed: 0, timer: null };
-      this.#windows.set(denial.rule, window);
+      this.#windows.set(rule, window);
     }
     if (window.recorded < (this.#options.limit ?? 20)) {
       window.recorded += 1;
-      this.#options.sink(denialEvent(denial));
+      this.#options.sink(event());
       return;
     }
-    window.suppressed += denial.repeats;
+    window.suppressed += repeats;
     if (!window.timer && this.#options.timers !== false) {
-      const rule = denial.rule;
       const open = window;
       open.timer = setTimeout(() => this.#close(rule, open), Math.max(0, open.start + windowMs - now));
       open.timer.unref();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventInputSchema, noticeInputSchema, renderEvent, renderNotice, type EventInput, type GuardDenial, type NoticeInput } from '@rampart/contracts';
-import { DenialRecorder, denialEvent, denialNotice } from '../src/index.ts';
+import { eventInputSchema, noticeInputSchema, renderEvent, renderNotice, type EventInput, type GuardDenial, type GuardNetDenial, type NoticeInput } from '@rampart/contracts';
+import { DenialRecorder, denialEvent, denialNotice, netDenialNotice } from '../src/index.ts';
 
 const denial = (fields: Partial<GuardDenial> = {}): GuardDenial => ({
   event: 'denied', op: 'w', rule: 'tamper:1', notify: true, pid: 77, uid: 33, comm: 'sh', exe: '/usr/bin/dash', path: '/var/www/index.php', repeats: 1, time: 0, ...fields,
@@ -83,5 +83,42 @@ describe('account denials', () => {
     for (let i = 0; i < 3; i += 1) recorder.record({ ...base, op: 'w', rule: 'account:shadow', comm: 'x', exe: '/x', path: '/etc/shadow' });
     recorder.flush(true);
     expect(events.map((e) => [e.kind, e.module])).toEqual([['account.file_denied', 'account'], ['account.denials_suppressed', 'account']]);
+  });
+});
+
+describe('network denials (process protection)', () => {
+  const net = (fields: Partial<GuardNetDenial> = {}): GuardNetDenial => ({
+    event: 'net_denied', proto: 'udp', family: 4, peer: '192.0.2.7', port: 53, rule: 'process:4', pid: 90, uid: 33, comm: 'nc', exe: '/usr/bin/nc.openbsd', repeats: 1, time: 0, ...fields,
+  });
+
+  it('a denial is an event, and a notice only when the rule notifies: one per rule, protocol and process', () => {
+    const events: EventInput[] = [];
+    const notices: NoticeInput[] = [];
+    const recorder = new DenialRecorder({ sink: (e) => events.push(e), notice: (n) => notices.push(n), timers: false });
+    recorder.recordNet(net(), true);
+    recorder.recordNet(net({ peer: '198.51.100.1', port: 123 }), true);
+    recorder.recordNet(net({ proto: 'tcp', port: 443 }), true);
+    recorder.recordNet(net({ rule: 'process:5' }), false);
+    expect(events).toHaveLength(4);
+    expect(events[0]).toMatchObject({ kind: 'process.net_denied', module: 'process', params: { proto: 'udp', peer: '192.0.2.7', port: 53, process: '/usr/bin/nc.openbsd', rule: 'process:4' } });
+    expect(events.every((e) => eventInputSchema.safeParse(e).success)).toBe(true);
+    expect(notices).toHaveLength(3);
+    expect(notices.every((n) => noticeInputSchema.safeParse(n).success)).toBe(true);
+    // another peer of the same rule and process is the same notice while unread; another protocol is not
+    expect(notices[1]!.dedupe_key).toBe(notices[0]!.dedupe_key);
+    expect(notices[2]!.dedupe_key).not.toBe(notices[0]!.dedupe_key);
+    expect(renderNotice('process_net_denied', netDenialNotice(net()).params!, 'en-US').content).toBe('udp to 192.0.2.7 port 53 by /usr/bin/nc.openbsd (PID 90) was denied (rule process:4).');
+    expect(renderNotice('process_net_denied', netDenialNotice(net()).params!, 'zh-CN').title).toBe('进程防护拦截了网络访问');
+  });
+
+  it('a process looping on connect() records at most `limit` events per window, then one summary', () => {
+    let now = 0;
+    const events: EventInput[] = [];
+    const recorder = new DenialRecorder({ sink: (e) => events.push(e), now: () => now, limit: 5, windowMs: 10_000, timers: false });
+    for (let i = 0; i < 50; i += 1) recorder.recordNet(net({ peer: `192.0.2.${i}`, repeats: 2 }), false);
+    expect(events).toHaveLength(5);
+    now = 10_000;
+    recorder.flush();
+    expect(events.at(-1)).toMatchObject({ kind: 'process.denials_suppressed', params: { rule: 'process:4', count: 90 } });
   });
 });

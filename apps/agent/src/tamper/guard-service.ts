@@ -25,7 +25,6 @@ import { HelperProcess, type HelperProcessOptions } from './helper-process.ts';
 import { NamingRulesRepo } from './names-repo.ts';
 import { TamperRulesRepo } from './rules-repo.ts';
 import { openTamperDb } from './tamper-db.ts';
-import { netDenialEvent } from './net-denials.ts';
 
 /** The states of a plan the helper did not take: whatever would have been enforced is not. */
 function notEnforced(states: GuardRuleStates): GuardRuleStates {
@@ -179,9 +178,7 @@ export class GuardService {
 
   #netDenied(denial: GuardNetDenial): void {
     const id = Number(denial.rule.split(':')[1]);
-    const { event, notice } = netDenialEvent(denial, this.#netNotify.has(id));
-    this.#options.sinks.event(event);
-    if (notice) this.#options.sinks.notice?.(notice);
+    this.#denials.recordNet(denial, this.#netNotify.has(id));
   }
 
   /** A rule of another module: `<module>:<id>`. */
