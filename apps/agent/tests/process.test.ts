@@ -5,6 +5,7 @@ import { AgentClient } from '@rampart/agent-client';
 import { renderEvent, type GuardPlan, type ProcessRuleInput } from '@rampart/contracts';
 import { writeTestGeoData } from '@rampart/geoip';
 import { FakeHelper } from '../../../packages/guard/tests/fake-helper.ts';
+import { readMountRoots } from '../src/process/mount-roots.ts';
 import { startTestAgent, useCleanups } from './helpers.ts';
 
 /*
@@ -134,6 +135,32 @@ describe('process protection: rules through the agent socket', () => {
     await client.call('module.switch', { modules: ['process'], status: 0 });
     expect(lastPlan().enforce).toBe(false);
     expect(slots(lastPlan()).some((s) => s.rule.startsWith('process:'))).toBe(false);
+  });
+
+  it('denies the start of a program by name (*name) at every filesystem root of this host, for every process but the whitelist', async () => {
+    const { client, lastPlan } = await setup();
+    await client.call('module.switch', { modules: ['process'], status: 1 });
+    const { ids } = await client.call('process.rules.add', { rule: { process: '*/xmrig', deny_start: true, whitelist: ['/usr/bin/true'] }, account: 'admin' });
+    const key = `process:${ids[0]}:start`;
+    const plan = await until(lastPlan, (p) => slots(p).some((slot) => slot.rule === key));
+    const roots = await readMountRoots();
+    expect(roots[0]).toBe('/');
+    for (const root of roots) {
+      const held = slotsOf(plan, root).filter((slot) => slot.rule === key);
+      expect(held, root).toHaveLength(1);
+      expect(held[0]).toMatchObject({ covers: 2, deny: 2, proc: -1, name: { kind: 'exact', a: 'xmrig', b: '' } });
+      expect(held[0]!.exempt).toBeGreaterThanOrEqual(0);
+    }
+    expect((await client.call('process.rules.list', { offset: 0, limit: 10 })).list[0]).toMatchObject({ process: '*/xmrig', state: 'active' });
+
+    // a name contained anywhere is narrower than the path pattern (folders are not matched): partial
+    await client.call('process.rules.add', { rule: { process: '*xmr*', deny_start: true }, account: 'admin' });
+    const rows = (await client.call('process.rules.list', { offset: 0, limit: 10 })).list;
+    expect(rows.find((row) => row.process === '*xmr*')).toMatchObject({ state: 'partial' });
+    // a pattern naming folders after its star cannot be a name: not enforced
+    await client.call('process.rules.add', { rule: { process: '*bin/xmrig', deny_start: true }, account: 'admin' });
+    const again = (await client.call('process.rules.list', { offset: 0, limit: 10 })).list;
+    expect(again.find((row) => row.process === '*bin/xmrig')).toMatchObject({ state: 'not_enforced' });
   });
 
   it('plans the net part for the executables a rule matches, and records the helper\'s net denials as events', async () => {

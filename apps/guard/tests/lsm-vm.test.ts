@@ -97,6 +97,16 @@ describe('BPF LSM backend under Debian 12 kernel 6.1', () => {
     expectErrno('x-only-exec', 'exempt', 0);
   });
 
+  it("denies the start of a program by its name wherever it is on the filesystem (a slot at the filesystem's root), to every process but the exempt one", (ctx) => {
+    if (skipped) return ctx.skip();
+    expectErrno('x-name-start', 'restricted', EPERM);
+    expectErrno('x-name-start-deep', 'restricted', EPERM);
+    expectErrno('x-name-start', 'exempt', 0);
+    expectErrno('x-name-start-other', 'restricted', 0);
+    expectErrno('x-name-start-read', 'restricted', 0);
+    expect(events.some((e) => e.rule === 'process:9:start' && e.op === 'x' && e.path.endsWith('my-xmrig'))).toBe(true);
+  });
+
   it('enforces naming rules: *.php, malformed names, dir-only and every name kind', (ctx) => {
     if (skipped) ctx.skip(skipped);
     expectErrno('name-suffix-php', 'restricted', EPERM);
@@ -155,8 +165,10 @@ describe('BPF LSM backend under Debian 12 kernel 6.1', () => {
     has('c', 'name:2', '/t/up/tmpdir');
     has('c', 'name:1', '/t/up/z.php');
     expect(events.every((e) => e.pid > 1 && e.time > 1_600_000_000_000)).toBe(true);
-    // Nothing allowed was reported.
-    expect(events.filter((e) => e.path === '/t/up/a.jpg' || e.path.startsWith('/t/free') || e.path.startsWith('/t/prot/open'))).toEqual([]);
+    // Nothing allowed was reported (under /t/free only the programs started by name are denied).
+    const startByName = (e: GuardDenial) => e.rule === 'process:9:start' && e.op === 'x';
+    expect(events.filter((e) => e.path === '/t/up/a.jpg' || (e.path.startsWith('/t/free') && !startByName(e)) || e.path.startsWith('/t/prot/open'))).toEqual([]);
+    expect(events.filter(startByName).map((e) => e.path).sort()).toEqual(['/t/free/deep/er/my-xmrig', '/t/free/xmrig']);
   });
 
   it('folds a looping process into few events that count every denial', (ctx) => {
@@ -184,7 +196,7 @@ describe('BPF LSM backend under Debian 12 kernel 6.1', () => {
   it('applies plans over the socket: enforce off, on again, and refuses a malformed plan', (ctx) => {
     if (skipped) ctx.skip(skipped);
     const applies = lines('APPLY').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(applies[0]).toEqual({ id: 2, ok: true, applied: { generation: 8, objects: 4, sets: 4, exes: 3 } });
+    expect(applies[0]).toEqual({ id: 2, ok: true, applied: { generation: 8, objects: 5, sets: 5, exes: 3 } });
     expectErrno('enforce-off-write', 'restricted', 0);
     expect(applies[1]).toMatchObject({ id: 3, ok: true, applied: { generation: 9 } });
     expectErrno('enforce-on-write', 'restricted', EPERM);

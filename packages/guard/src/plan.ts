@@ -69,8 +69,16 @@ export interface ResolvedExe {
   path: string;
 }
 
-/** A tamper-like rule of another guard module; its id is a short string (`passwd`). */
-export type GuardSourceRule = Omit<GuardTamperRule, 'id' | 'enabled'> & { id: string };
+/**
+ * A tamper-like rule of another guard module; its id is a short string (`passwd`).
+ * - `anchorPaths`: the rule is anchored at each of these folders instead of at `path` (one slot per
+ *   set, however many of them lie above an object). Process protection's deny start by a `*name`
+ *   pattern is anchored at every filesystem's root, where the kernel's walk up a filesystem ends.
+ * - `parentWalk`: only a backend that walks up from the entry can take the rule; on one that marks
+ *   every folder of a protected tree (fanotify) it is left out and `not_enforced`, not a mark on
+ *   every folder of every filesystem.
+ */
+export type GuardSourceRule = Omit<GuardTamperRule, 'id' | 'enabled'> & { id: string; anchorPaths?: readonly string[]; parentWalk?: boolean };
 
 /** One module's rules, gated by that module's switch. */
 export interface GuardRuleSource {
@@ -95,6 +103,8 @@ export interface GuardPlanInput {
   generation: number;
   /** Operations the running backend can deny; null when no backend runs. */
   backendOps: readonly TamperOp[] | null;
+  /** The running backend marks every folder of a protected tree (fanotify): `parentWalk` rules are left out. */
+  backendMarksTrees?: boolean;
 }
 
 export interface GuardRuleStates {
@@ -174,7 +184,7 @@ interface RuleKey {
   rank: [number, number, number, number];
 }
 
-function tamperAnchors(rule: Omit<GuardTamperRule, 'id' | 'enabled'>, key: RuleKey, input: GuardPlanInput, warn: (key: string) => void, classes: ClassTable): { anchors: Anchor[]; skipped: boolean } {
+function tamperAnchors(rule: Omit<GuardTamperRule, 'id' | 'enabled'> & { anchorPaths?: readonly string[] }, key: RuleKey, input: GuardPlanInput, warn: (key: string) => void, classes: ClassTable): { anchors: Anchor[]; skipped: boolean } {
   const sub = splitSubPath(rule.sub_path);
   if ('unsupported' in sub) {
     warn('guard_warning.sub_path_unsupported');
@@ -210,7 +220,8 @@ function tamperAnchors(rule: Omit<GuardTamperRule, 'id' | 'enabled'>, key: RuleK
     malformed: false,
     notify: rule.notify,
   };
-  const anchors = anchorsOf(rule.path, input.resolved)
+  const protectedAnchors = rule.anchorPaths ? rule.anchorPaths.map(cleanPath).filter((anchor) => existing(input.resolved, anchor) !== null) : anchorsOf(rule.path, input.resolved);
+  const anchors = protectedAnchors
     .map((anchor) => subAnchor(anchor, sub))
     .filter((anchor) => existing(input.resolved, anchor)?.dir === true || (sub.dir === null && existing(input.resolved, anchor) !== null));
   return { anchors: anchors.map((path) => ({ path, slots: [{ slot, rank: key.rank }] })), skipped: false };
@@ -249,6 +260,11 @@ export function planGuard(input: GuardPlanInput): GuardPlanResult {
     if (!source.enabled) return;
     source.rules.forEach((rule, place) => {
       const key = `${source.module}:${rule.id}`;
+      if (rule.parentWalk && input.backendMarksTrees) {
+        warn('guard_warning.needs_parent_walk');
+        placed.set(key, { skipped: true, anchors: [], denies: rule.ops });
+        return;
+      }
       const { anchors, skipped } = tamperAnchors(rule, { rule: key, rank: [2, sourceIndex, rule.level, place] }, input, warn, classes);
       ruleAnchors.push(...anchors);
       placed.set(key, { skipped, anchors: anchors.map((anchor) => anchor.path), denies: rule.ops });

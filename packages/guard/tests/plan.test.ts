@@ -193,3 +193,45 @@ describe('guard planner semantics', () => {
     expect(planGuard({ ...webTree, naming: [namingRule(2, { dir: '/var/www', deny_files: ['*.php'] })] }).ruleStates.names[2]).toBe('active');
   });
 });
+
+describe('guard planner: a rule anchored at every filesystem root (deny start by name)', () => {
+  const root = (dev: number, ino: number) => ({ dev, ino, dir: true });
+  const input = baseInput({
+    tamper: [tamperRule(1, { path: '/var/www', ops: ['w'] })],
+    sources: [
+      {
+        module: 'process',
+        enabled: true,
+        rules: [{ id: '3:start', path: '/', anchorPaths: ['/', '/tmp', '/var', '/media/gone'], sub_path: '*xmrig', process: '*', exempt: [], level: 1, ops: ['x'], notify: true, parentWalk: true }],
+      },
+    ],
+    resolved: { '/': root(2049, 2), '/tmp': root(33, 1), '/var': root(2050, 2), '/media/gone': null, '/var/www': { dev: 2050, ino: 77, dir: true } },
+    backendOps: ['r', 'x', 'd', 'c', 'n', 'w', 't'],
+  });
+  const setOf = (plan: ReturnType<typeof planGuard>['plan'], objectPath: string) => plan.sets.find((s) => s.id === plan.objects.find((o) => o.path === objectPath)!.set)!.slots;
+
+  it('on BPF LSM: one object per root that exists, each holding the start slot once (a root below another root does not repeat it)', () => {
+    const { plan, ruleStates, warnings } = planGuard(input);
+    expect(guardPlanSchema.safeParse(plan).success).toBe(true);
+    expect(plan.objects.map((o) => o.path)).toEqual(['/', '/tmp', '/var', '/var/www']);
+    for (const at of ['/', '/tmp', '/var']) {
+      expect(setOf(plan, at).filter((slot) => slot.rule === 'process:3:start')).toEqual([
+        { rule: 'process:3:start', covers: 2, deny: 2, proc: -1, exempt: -1, target: 'any', name: { kind: 'suffix', a: 'xmrig', b: '' }, malformed: false, notify: true },
+      ]);
+    }
+    // the tamper rule's object below a root carries the start slot too: the walk stops at the nearest object
+    expect(setOf(plan, '/var/www').map((slot) => slot.rule)).toEqual(['process:3:start', 'tamper:1']);
+    expect(ruleStates.sources!['process:3:start']).toBe('active');
+    expect(warnings).toEqual([]);
+  });
+
+  it('on fanotify (which marks every folder of a tree): left out, not_enforced, with a warning', () => {
+    const { plan, ruleStates, warnings } = planGuard({ ...input, backendOps: ['r', 'x', 'w'], backendMarksTrees: true });
+    expect(plan.objects.map((o) => o.path)).toEqual(['/var/www']);
+    expect(setOf(plan, '/var/www').map((slot) => slot.rule)).toEqual(['tamper:1']);
+    expect(ruleStates.sources!['process:3:start']).toBe('not_enforced');
+    expect(ruleStates.tamper[1]).toBe('active');
+    expect(warnings).toEqual(['guard_warning.needs_parent_walk']);
+  });
+});
+

@@ -3,16 +3,41 @@ import { isProtectedPath, type ProcessStatus, type RuleState } from '@rampart/co
 import type { GuardSourceRule } from '@rampart/guard';
 import type { Db } from '@rampart/sqlite';
 import type { GuardService } from '../tamper/guard-service.ts';
+import { readMountRoots } from './mount-roots.ts';
 import { openProcessDb } from './process-db.ts';
 import { ProcessRulesRepo, type StoredProcessRule } from './rules-repo.ts';
 
+/**
+ * A start pattern with `*` at its left end as the name of the file being started, which the kernel
+ * matches wherever the file is (the guard's name match on an object at `/`): `*xmrig` (the path ends
+ * in xmrig: so does the name) and `*` + `/xmrig` (the name is xmrig) read exactly. `*xmr*` reads as a
+ * name containing xmr, narrower than the path (a folder named xmr… is not matched): `exact` false.
+ * A literal holding `/` past its first character (`*bin` + `/xmrig`) names folders: null.
+ */
+export function startNamePattern(pattern: string): { name: string; exact: boolean } | null {
+  if (!pattern.startsWith('*') || pattern === '*') return null;
+  const trailing = pattern.length > 1 && pattern.endsWith('*');
+  const literal = pattern.slice(1, trailing ? -1 : undefined);
+  const name = literal.startsWith('/') ? literal.slice(1) : literal;
+  if (name === '' || name.includes('/')) return null;
+  const anchoredAtSlash = literal.startsWith('/');
+  const text = `${anchoredAtSlash ? '' : '*'}${name}${trailing ? '*' : ''}`;
+  return { name: text, exact: !trailing };
+}
+
 /** The guard source rules of one process rule, keyed `<id>:start` and `<id>:file<n>` (slots `process:<key>`). */
-export function processSourceRules(rule: StoredProcessRule): GuardSourceRule[] {
+export function processSourceRules(rule: StoredProcessRule, mountRoots: readonly string[] = ['/']): GuardSourceRule[] {
   const out: GuardSourceRule[] = [];
-  // Deny start: the executable itself is the protected object, x denied for every process. A
-  // pattern with `*` at its left end names no path, so it cannot be an object (see startState).
+  // Deny start: the executable itself is the protected object, x denied for every process.
   if (rule.deny_start && isProtectedPath(rule.process)) {
     out.push({ id: `${rule.id}:start`, path: rule.process, sub_path: '*', process: '*', exempt: rule.whitelist, level: 1, ops: ['x'], notify: rule.notify });
+  } else if (rule.deny_start) {
+    // A `*name` pattern names no path: the name of the file started, at every filesystem's root
+    // (the kernel's walk ends there), on BPF LSM only (fanotify would mark every folder).
+    const byName = startNamePattern(rule.process);
+    if (byName) {
+      out.push({ id: `${rule.id}:start`, path: '/', anchorPaths: mountRoots, sub_path: byName.name, process: '*', exempt: rule.whitelist, level: 1, ops: ['x'], notify: rule.notify, parentWalk: true });
+    }
   }
   // File access rules restrict this executable only; an allow rule is an empty-ops slot (let through, lower levels skipped).
   rule.files.forEach((file, index) => {
@@ -42,22 +67,39 @@ export class ProcessService {
   readonly rules: ProcessRulesRepo;
   readonly #guard: GuardService;
   readonly #areas: ProcessAreas | null;
+  readonly #readRoots: () => Promise<string[]>;
   #enabled: boolean;
+  #mountRoots: string[] = ['/'];
+  #rootsTimer: NodeJS.Timeout | null = null;
 
-  private constructor(stateDir: string, guard: GuardService, enabled: boolean, areas: ProcessAreas | null) {
+  private constructor(stateDir: string, guard: GuardService, enabled: boolean, areas: ProcessAreas | null, readRoots: () => Promise<string[]>) {
     this.db = openProcessDb(path.join(stateDir, 'process.db'));
     this.rules = new ProcessRulesRepo(this.db);
     this.#guard = guard;
     this.#areas = areas;
     this.#enabled = enabled;
+    this.#readRoots = readRoots;
   }
 
-  /** `areas` expands allowed areas to address ranges; without it a rule with areas is `partial` (only its IPs are allowed). */
-  static async open(stateDir: string, guard: GuardService, enabled: boolean, areas: ProcessAreas | null = null): Promise<ProcessService> {
-    const service = new ProcessService(stateDir, guard, enabled, areas);
+  /**
+   * `areas` expands allowed areas to address ranges; without it a rule with areas is `partial` (only
+   * its IPs are allowed). `readRoots` lists the filesystem roots a start rule by name is anchored at.
+   */
+  static async open(stateDir: string, guard: GuardService, enabled: boolean, areas: ProcessAreas | null = null, readRoots: () => Promise<string[]> = readMountRoots): Promise<ProcessService> {
+    const service = new ProcessService(stateDir, guard, enabled, areas, readRoots);
     await service.apply();
+    // A filesystem mounted later (a new tmpfs, a USB disk) gets the start rules by name within a minute.
+    service.#rootsTimer = setInterval(() => void service.#followMounts().catch(() => undefined), 60_000);
+    service.#rootsTimer.unref();
     return service;
   }
+
+  async #followMounts(): Promise<void> {
+    if (!this.rules.all().some((rule) => rule.enabled && rule.deny_start && startNamePattern(rule.process))) return;
+    const roots = await this.#readRoots();
+    if (roots.join('\n') !== this.#mountRoots.join('\n')) await this.apply();
+  }
+
 
   get guard(): GuardService {
     return this.#guard;
@@ -65,7 +107,8 @@ export class ProcessService {
 
   /** Hands the enabled rules to the guard (the guard plans and applies). */
   async apply(): Promise<void> {
-    const rules = this.rules.all().filter((rule) => rule.enabled).flatMap(processSourceRules);
+    this.#mountRoots = await this.#readRoots();
+    const rules = this.rules.all().filter((rule) => rule.enabled).flatMap((rule) => processSourceRules(rule, this.#mountRoots));
     await this.#guard.setSource({ module: 'process', enabled: this.#enabled, rules });
     // The network part: rules that deny traffic, gated by the module switch. Allowed areas become
     // the geo-IP data's address ranges beside the IP entries (the planner merges them into CIDRs).
@@ -101,9 +144,14 @@ export class ProcessService {
   /** The start and file part's state. */
   state(rule: StoredProcessRule): RuleState {
     if (!this.#enabled || !rule.enabled) return 'off';
-    const keys = processSourceRules(rule).map((source) => this.#guard.sourceState(`process:${source.id}`));
-    // A start rule by a `*name` pattern cannot be enforced by the guard's objects.
-    if (rule.deny_start && !isProtectedPath(rule.process)) keys.push(keys.length ? 'partial' : 'not_enforced');
+    const keys = processSourceRules(rule, this.#mountRoots).map((source) => this.#guard.sourceState(`process:${source.id}`));
+    // A start rule by a pattern that names folders cannot be enforced by the guard's objects; one by a
+    // `*name*` pattern matches the file's name only (see startNamePattern).
+    if (rule.deny_start && !isProtectedPath(rule.process)) {
+      const byName = startNamePattern(rule.process);
+      if (!byName) keys.push(keys.length ? 'partial' : 'not_enforced');
+      else if (!byName.exact) keys.push('partial');
+    }
     return keys.length ? combine(keys) : this.netState(rule);
   }
 
@@ -120,6 +168,8 @@ export class ProcessService {
   }
 
   close(): void {
+    if (this.#rootsTimer) clearInterval(this.#rootsTimer);
+    this.#rootsTimer = null;
     this.db.close();
   }
 }

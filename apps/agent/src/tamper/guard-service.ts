@@ -360,7 +360,9 @@ export class GuardService {
     if (resolve || !this.#resolution) {
       // Resolved before any switch gates them, so a switch needs no new resolve. The resolver knows
       // tamper rules; other modules' rules resolve the same way under stand-in ids.
-      const sourceRules: GuardTamperRule[] = sources.flatMap((source) => source.rules.map((rule, i) => ({ ...rule, id: -1 - i, enabled: true })));
+      const sourceRules: GuardTamperRule[] = sources.flatMap((source) =>
+        source.rules.flatMap((rule, i) => (rule.anchorPaths ?? [rule.path]).map((anchor) => ({ ...rule, path: anchor, id: -1 - i, enabled: true }))),
+      );
       this.#resolution = await resolveGuard([...allTamper, ...sourceRules], allNaming, this.#options.selfPaths, this.#options.roots);
       // Process protection's network rules: their executables and Rampart's own (never restricted).
       const netPatterns = this.#netRules.filter((rule) => rule.enabled).map((rule) => rule.process);
@@ -388,6 +390,7 @@ export class GuardService {
       enforce: this.enforcing,
       generation: this.#generation,
       backendOps: this.#backendRunning() ? this.#hello!.ops : null,
+      backendMarksTrees: this.#backendRunning() && this.#hello!.backend === 'fanotify',
     });
     if (this.#netRules.length) {
       const net = planNet({ rules: this.#netRules, exes: this.#netExes, selfExes: this.#selfExes, netRunning: this.#backendRunning() && this.#hello?.net === true });

@@ -20,6 +20,9 @@ mkdir -p /t/prot/open /t/prot/a/b/c /t/prot/rmd1 /t/prot/rmd2 /t/free/rmd /t/up 
 for f in f f2 f3 del1 del2 mv1 mv2 loopf open/f a/b/c/deep; do echo data > /t/prot/$f; done
 for f in g src1 src2 del x1 x2 mv; do echo data > /t/free/$f; done
 for d in prot free noexec; do printf '#!/bin/sh\nexit 0\n' > /t/$d/run.sh; chmod 755 /t/$d/run.sh; done
+# Programs started by name (process protection's `*xmrig`): anywhere on the filesystem of /t.
+mkdir -p /t/free/deep/er
+for f in free/xmrig free/deep/er/my-xmrig free/xmrig-not; do printf '#!/bin/sh\nexit 0\n' > /t/$f; chmod 755 /t/$f; done
 cp /vm/restricted/probe /t/prot/prog
 
 ino() { stat -c '"dev":%d,"ino":%i' "$1"; }
@@ -35,14 +38,17 @@ deny_all=$(slot tamper:1 127 127 -1 1 any any '' '' false)
 plan() { # generation enforce
   printf '{"generation":%s,"enforce":%s,' "$1" "$2"
   printf '"objects":[{%s,"path":"/t/prot","set":1,"dir":true},{%s,"path":"/t/prot/open","set":2,"dir":true},' "$(ino /t/prot)" "$(ino /t/prot/open)"
-  printf '{%s,"path":"/t/up","set":3,"dir":true},{%s,"path":"/t/noexec","set":4,"dir":true}],' "$(ino /t/up)" "$(ino /t/noexec)"
+  printf '{%s,"path":"/t/up","set":3,"dir":true},{%s,"path":"/t/noexec","set":4,"dir":true},' "$(ino /t/up)" "$(ino /t/noexec)"
+  printf '{%s,"path":"/t","set":5,"dir":true}],' "$(ino /t)"
   printf '"sets":[{"id":1,"slots":[%s]},' "$deny_all"
   printf '{"id":2,"slots":[%s,%s]},' "$(slot tamper:2 127 0 0 -1 any any '' '' false)" "$deny_all"
   printf '{"id":3,"slots":[%s,%s,%s,%s,%s,%s]},' "$(slot name:1 8 8 -1 -1 file suffix .php '' false)" \
     "$(slot name:1 8 8 -1 -1 any any '' '' true)" "$(slot name:2 8 8 -1 -1 dir prefix tmp '' false)" \
     "$(slot name:3 8 8 -1 -1 file contains shell '' false)" "$(slot name:4 8 8 -1 -1 file exact evil.sh '' false)" \
     "$(slot name:5 8 8 -1 -1 file prefix_suffix bak .tar false)"
-  printf '{"id":4,"slots":[%s]}],' "$(slot tamper:3 2 2 0 -1 any any '' '' false)"
+  printf '{"id":4,"slots":[%s]},' "$(slot tamper:3 2 2 0 -1 any any '' '' false)"
+  # /t is its filesystem's root (a tmpfs): the walk up from any file of it ends there.
+  printf '{"id":5,"slots":[%s]}],' "$(slot process:9:start 2 2 -1 1 file suffix xmrig '' false)"
   printf '"exes":[{%s,"path":"/vm/restricted/probe","classes":[0]},' "$(ino /vm/restricted/probe)"
   printf '{%s,"path":"/vm/trusted/probe","classes":[0]},' "$(ino /vm/trusted/probe)"
   printf '{%s,"path":"/vm/exempt/probe","classes":[1]}],' "$(ino /vm/exempt/probe)"
@@ -129,6 +135,13 @@ check open-creat restricted 0 creat /t/prot/open/new
 check x-only-exec restricted 1 exec /t/noexec/run.sh
 check x-only-read restricted 0 read /t/noexec/run.sh
 check x-only-exec exempt 0 exec /t/noexec/run.sh
+
+# ---- deny start by name, from the filesystem's root (process protection's `*xmrig`) ----
+check x-name-start restricted 1 exec /t/free/xmrig
+check x-name-start-deep restricted 1 exec /t/free/deep/er/my-xmrig
+check x-name-start exempt 0 exec /t/free/xmrig
+check x-name-start-other restricted 0 exec /t/free/xmrig-not
+check x-name-start-read restricted 0 read /t/free/xmrig
 
 # ---- naming rules (for every process) ----
 check name-suffix-php restricted 1 creat /t/up/x.php

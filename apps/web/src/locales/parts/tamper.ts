@@ -257,6 +257,7 @@ export const guardWarningEn = {
   net_not_running: 'The network programs are not running, so TCP/UDP denial of process rules is not enforced.',
   net_too_many_rules: 'More than 64 process rules deny TCP/UDP: the newest ones are not enforced.',
   net_allow_capped: 'A process rule allows more networks than the kernel table holds (65,536 per rule, 131,072 in all): the rest are not allowed and the rule shows as partial.',
+  needs_parent_walk: 'Denying the start of programs by a name pattern (like */xmrig) needs the BPF LSM guard; on the fanotify fallback such rules are not enforced.',
 };
 
 export const guardWarningZh: Texts<typeof guardWarningEn> = {
@@ -270,4 +271,5 @@ export const guardWarningZh: Texts<typeof guardWarningEn> = {
   net_not_running: '网络程序未运行，进程规则的 TCP/UDP 禁止未生效。',
   net_too_many_rules: '禁止 TCP/UDP 的进程规则超过 64 条：最新的规则不会执行。',
   net_allow_capped: '进程规则放行的网络数超过内核表上限（每条 65,536 个，共 131,072 个）：超出部分不放行，规则显示为部分生效。',
+  needs_parent_walk: '按名称模式（如 */xmrig）禁止程序启动需要 BPF LSM 防护；在 fanotify 兼容模式下此类规则不会执行。',
 };
