@@ -24,9 +24,13 @@ const errors: string[] = [];
 /** Where the screenshots go (looked at by a person; not compared). */
 const shots = process.env.RAMPART_SHOTS_DIR ?? join(tmpdir(), 'rampart-tamper-shots');
 
-/** A screenshot of the viewport (1440x900) once the self-closing result dialogs are gone. */
+/**
+ * A screenshot of the viewport (1440x900) once the self-closing result dialogs are gone (on the
+ * fanotify fallback a save also warns, for 3 s, which operations the kernel cannot deny).
+ */
 async function shot(name: string) {
   await page.waitForSelector('.ant-modal-confirm-success', { state: 'detached', timeout: 10_000 });
+  await page.waitForSelector('.ant-modal-confirm-warning', { state: 'detached', timeout: 10_000 });
   await page.screenshot({ path: join(shots, `${name}.png`) });
 }
 

@@ -33,8 +33,9 @@ const computed = window.getComputedStyle.bind(window);
 window.getComputedStyle = (el: Element) => computed(el);
 
 initI18n('en-US');
-// The first render of a lazy route transforms its modules on the fly; give it time.
-configure({ asyncUtilTimeout: 5000 });
+// The first render of a lazy route transforms its modules on the fly; give it time. 10 s, not 5:
+// with the whole suite (and a qemu VM test) sharing 2 cores, a first render once took over 5 s.
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeEach(() => {
   localStorage.clear();
