@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { basicModules, homeIndexSchema } from '@rampart/contracts';
+import { basicModules, homeIndexSchema, modulesInBuild, moduleSwitchResultSchema } from '@rampart/contracts';
 import { auth, startHarness, type Harness } from './support/harness.ts';
 import { reconcileModules } from '../src/services/module-reconciler.ts';
 
@@ -58,10 +58,57 @@ describe('module switches', () => {
 
     await h.app.inject({ method: 'POST', url: '/magapi/module_switch', payload: { module: 'basic', status: 1 }, headers: auth(token) });
     const flags = await h.agentClient.call('module.list', {});
-    for (const m of basicModules) expect(flags[m]).toBe(1);
+    for (const m of basicModules) expect(flags[m]).toBe(modulesInBuild.includes(m) ? 1 : 0);
     expect(flags.website).toBe(0);
     const info = (await h.app.inject({ url: '/magapi/info', headers: auth(token) })).json().data;
     expect(info.module_list).toEqual(flags);
+  });
+
+  const switchModule = async (payload: object, lang: string) =>
+    (await h.app.inject({ method: 'POST', url: '/magapi/module_switch', payload, headers: { ...auth(token), 'accept-language': lang } })).json();
+  const storedRows = () => h.console.ctx.db.prepare('SELECT key, status FROM modules').all() as { key: string; status: number }[];
+
+  it('refuses to switch on a module whose engine is not in this build, in both languages, and changes nothing', async () => {
+    const zh = await switchModule({ module: 'trojan', status: 1 }, 'zh-CN');
+    expect(zh).toMatchObject({ code: 2, msg: '此版本暂未包含木马防护，无法开启', lang: 'zh-CN' });
+    const en = await switchModule({ module: 'cloud', status: 1 }, 'en-US');
+    expect(en).toMatchObject({ code: 2, msg: 'Cloud protection is not in this build yet, so it cannot be turned on', lang: 'en-US' });
+    expect(storedRows().filter((r) => r.key === 'trojan' || r.key === 'cloud')).toEqual([]);
+    const agentFlags = await h.agentClient.call('module.list', {});
+    expect([agentFlags.trojan, agentFlags.cloud]).toEqual([0, 0]);
+    const info = (await h.app.inject({ url: '/magapi/info', headers: auth(token) })).json().data;
+    expect([info.module_list.trojan, info.module_list.cloud]).toEqual([0, 0]);
+  });
+
+  it('still switches such a module off, and shows one stored as on (an older build) as off', async () => {
+    h.console.ctx.db.prepare("INSERT INTO modules (key, status) VALUES ('trojan', 1)").run();
+    expect((await h.app.inject({ url: '/magapi/info', headers: auth(token) })).json().data.module_list.trojan).toBe(0);
+    const off = await switchModule({ module: 'trojan', status: 0 }, 'en-US');
+    expect(off).toMatchObject({ code: 0, msg: 'Turned off' });
+    expect(moduleSwitchResultSchema.parse(off.data)).toMatchObject({ switched: ['trojan'], not_switched: [] });
+    expect(storedRows().find((r) => r.key === 'trojan')?.status).toBe(0);
+  });
+
+  it('"open all basic modules" opens those of this build and says which it could not open and why, in both languages', async () => {
+    const zh = await switchModule({ module: 'basic', status: 1 }, 'zh-CN');
+    expect(zh).toMatchObject({ code: 1, msg: '已开启：防火墙、远程防护、用户防护、防篡改、进程防护。未能开启：木马防护（此版本暂未包含）' });
+    const data = moduleSwitchResultSchema.parse(zh.data);
+    expect(data.switched).toEqual(['firewall', 'remote', 'account', 'tamper', 'process']);
+    expect(data.not_switched).toEqual([{ module: 'trojan', reason: 'not_in_build' }]);
+    expect(data.modules).toMatchObject({ firewall: 1, remote: 1, account: 1, tamper: 1, process: 1, trojan: 0 });
+    expect(storedRows().find((r) => r.key === 'trojan')).toBeUndefined();
+    expect((await h.agentClient.call('module.list', {})).trojan).toBe(0);
+
+    const en = await switchModule({ module: 'basic', status: 1 }, 'en-US');
+    expect(en).toMatchObject({
+      code: 1,
+      msg: 'Turned on: Firewall, Remote protection, User protection, Tamper protection, Process protection. Not turned on: Trojan protection (not in this build yet)',
+    });
+
+    // Closing all basic modules closes every one of them, built or not.
+    const close = await switchModule({ module: 'basic', status: 0 }, 'en-US');
+    expect(close).toMatchObject({ code: 0, msg: 'Turned off' });
+    expect(moduleSwitchResultSchema.parse(close.data)).toMatchObject({ switched: [...basicModules], not_switched: [] });
   });
 
   it('keeps the switch when the agent is away and pushes it when the agent is back', async () => {

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { i18next } from '../src/i18n/index.ts';
 import { reloadPage } from '../src/utils/reload.ts';
 import { FakeWebSocket } from './helpers/fakeWebSocket.ts';
 import { homeIndexFixture } from './helpers/fixtures.ts';
@@ -83,6 +84,40 @@ describe('dashboard actions', () => {
     const { api } = await openDashboard({ 'POST /module_switch': ok(null) });
     fireEvent.click(screen.getByTestId('open-basic'));
     await waitFor(() => expect(api.callsTo('POST /module_switch').map((c) => c.body)).toEqual([{ module: 'basic', status: 1 }]));
+  });
+
+  const partlyOpened = {
+    modules: { firewall: 1, trojan: 0, remote: 1, account: 1, tamper: 1, process: 1, website: 0, cloud: 0 },
+    switched: ['firewall', 'remote', 'account', 'tamper', 'process'],
+    not_switched: [{ module: 'trojan', reason: 'not_in_build' }],
+  };
+
+  it('opening all basic modules says which it opened and which it could not, with why (en-US)', async () => {
+    await openDashboard({
+      'POST /module_switch': { body: { code: 1, msg: 'Turned on: Firewall. Not turned on: Trojan protection (not in this build yet)', data: partlyOpened, lang: 'en-US' } },
+    });
+    fireEvent.click(screen.getByTestId('open-basic'));
+    await screen.findByTestId('open-basic-result');
+    expect(text('open-basic-opened')).toBe('Turned on: Firewall, Remote protection, User protection, Tamper protection, Process protection');
+    expect(text('open-basic-not-opened')).toBe('Not turned on: Trojan protection (not in this build yet)');
+  });
+
+  it('opening all basic modules says which it opened and which it could not, with why (zh-CN)', async () => {
+    localStorage.setItem('rampart.lang', 'zh-CN');
+    await act(() => i18next.changeLanguage('zh-CN'));
+    await openDashboard({ 'POST /module_switch': { body: { code: 1, msg: '', data: partlyOpened, lang: 'zh-CN' } } });
+    fireEvent.click(screen.getByTestId('open-basic'));
+    await screen.findByTestId('open-basic-result');
+    expect(text('open-basic-opened')).toBe('已开启：防火墙、远程防护、用户防护、防篡改、进程防护');
+    expect(text('open-basic-not-opened')).toBe('未能开启：木马防护（此版本暂未包含）');
+  });
+
+  it('when every basic module opened there is nothing it could not open', async () => {
+    await openDashboard({ 'POST /module_switch': ok({ ...partlyOpened, switched: ['firewall', 'remote'], not_switched: [] }) });
+    fireEvent.click(screen.getByTestId('open-basic'));
+    await screen.findByTestId('open-basic-result');
+    expect(text('open-basic-opened')).toBe('Turned on: Firewall, Remote protection');
+    expect(screen.queryByTestId('open-basic-not-opened')).toBeNull();
   });
 
   it('restart software: confirm, POST /restart?t=1, "restarting…", poll /global, reload', async () => {

@@ -1,6 +1,8 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { defaultModuleFlags } from '@rampart/contracts';
+import { defaultModuleFlags, modulesInBuild, sections } from '@rampart/contracts';
+import { tabPages } from '../src/pages/tabPages.ts';
+import { i18next } from '../src/i18n/index.ts';
 import { ok } from './helpers/mockApi.ts';
 import { renderApp } from './helpers/renderApp.tsx';
 import { signedInAs } from './helpers/signedIn.ts';
@@ -32,6 +34,46 @@ describe('module pages', () => {
     fireEvent.click(screen.getByTestId('module-off-confirm'));
     await waitFor(() => expect(api.callsTo('POST /module_switch').map((c) => c.body)).toEqual([{ module: 'tamper', status: 0 }]));
     await waitFor(() => expect(switchEl().getAttribute('aria-checked')).toBe('false'));
+  });
+
+  it('the modules of this build are those whose section has pages here (modulesInBuild is the one list)', () => {
+    for (const section of sections) {
+      if (!section.module) continue;
+      const hasPages = section.tabs.some((tab) => `${section.key}/${tab.key}` in tabPages);
+      expect(modulesInBuild.includes(section.module), section.module).toBe(hasPages);
+    }
+  });
+
+  it('a module whose engine is not in this build has its switch disabled, saying why (en-US)', async () => {
+    const api = signedInAs('admin', { handlers: { 'POST /module_switch': ok(null) } });
+    renderApp('/trojan/dirs');
+    await screen.findByTestId('module-switch');
+    expect(switchEl().hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('module-switch-why').textContent).toBe('Trojan protection is not in this build yet, so it cannot be turned on.');
+    expect(switchEl().getAttribute('aria-describedby')).toBe('module-switch-why');
+    fireEvent.click(switchEl());
+    expect(switchEl().getAttribute('aria-checked')).toBe('false');
+    expect(api.callsTo('POST /module_switch')).toHaveLength(0);
+  });
+
+  it('a module whose engine is not in this build has its switch disabled, saying why (zh-CN)', async () => {
+    localStorage.setItem('rampart.lang', 'zh-CN');
+    await act(() => i18next.changeLanguage('zh-CN'));
+    const api = signedInAs('admin', { handlers: { 'POST /module_switch': ok(null) } });
+    renderApp('/cloud/index');
+    await screen.findByTestId('module-switch');
+    expect(switchEl().hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('module-switch-why').textContent).toBe('此版本暂未包含云防护，无法开启。');
+    fireEvent.click(switchEl());
+    expect(api.callsTo('POST /module_switch')).toHaveLength(0);
+  });
+
+  it('a module of this build says nothing of the kind', async () => {
+    signedInAs('admin');
+    renderApp('/remote/index');
+    await screen.findByTestId('module-switch');
+    expect(switchEl().hasAttribute('disabled')).toBe(false);
+    expect(screen.queryByTestId('module-switch-why')).toBeNull();
   });
 
   it('sections that are not modules have no switch; every tab says it is not in this build', async () => {

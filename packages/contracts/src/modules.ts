@@ -17,7 +17,28 @@ export function defaultModuleFlags(): ModuleFlags {
 }
 
 /**
- * Modules whose engine ships in this build. Every other module shows its header, switch and tabs
- * and says plainly that it is not in this build yet.
+ * Modules whose engine ships in this build: the one list the console's switch route, the home
+ * page's "open all basic modules", the web's switches and the audit read. Every other module shows
+ * its header, switch (disabled, saying why) and tabs, and says plainly that it is not in this build
+ * yet; it cannot be switched on (switching it off stays allowed).
  */
-export const modulesInBuild: readonly ModuleKey[] = ['firewall', 'tamper', 'remote', 'account', 'process'];
+export const modulesInBuild: readonly ModuleKey[] = ['firewall', 'website', 'tamper', 'remote', 'account', 'process'];
+
+export function isModuleInBuild(key: ModuleKey): boolean {
+  return modulesInBuild.includes(key);
+}
+
+/** Why a switch left a module as it was. */
+export const moduleNotSwitchedReasons = ['not_in_build'] as const;
+export type ModuleNotSwitchedReason = (typeof moduleNotSwitchedReasons)[number];
+
+/**
+ * The data of POST /module_switch: the flags after the call, the modules it switched and the ones
+ * it left as they were, each with why ("open all basic modules" opens only those of this build).
+ */
+export const moduleSwitchResultSchema = z.object({
+  modules: moduleFlagsSchema,
+  switched: z.array(moduleKeySchema),
+  not_switched: z.array(z.object({ module: moduleKeySchema, reason: z.enum(moduleNotSwitchedReasons) })),
+});
+export type ModuleSwitchResult = { modules: ModuleFlags; switched: ModuleKey[]; not_switched: { module: ModuleKey; reason: ModuleNotSwitchedReason }[] };

@@ -1,10 +1,16 @@
-import { defaultModuleFlags, moduleKeys, type ModuleFlags, type ModuleKey } from '@rampart/contracts';
+import { defaultModuleFlags, isModuleInBuild, moduleKeys, type ModuleFlags, type ModuleKey } from '@rampart/contracts';
 import type { Db } from './database.ts';
 
+/**
+ * The desired ON/OFF state of every module. A module whose engine is not in this build reads off
+ * whatever was stored (an older build, a restored backup): nothing enforces it, so it is not on.
+ */
 export function getModuleFlags(db: Db): ModuleFlags {
   const flags = defaultModuleFlags();
   for (const row of db.prepare('SELECT key, status FROM modules').all() as { key: string; status: number }[]) {
-    if ((moduleKeys as readonly string[]).includes(row.key)) flags[row.key as ModuleKey] = row.status === 1 ? 1 : 0;
+    if (!(moduleKeys as readonly string[]).includes(row.key)) continue;
+    const key = row.key as ModuleKey;
+    flags[key] = row.status === 1 && isModuleInBuild(key) ? 1 : 0;
   }
   return flags;
 }

@@ -1,6 +1,6 @@
 import {
-  basicModules, emptyBodySchema, moduleSwitchBodySchema, noQuerySchema, productVersion, restartQuerySchema, type HomeIndex, type ModuleKey,
-  type ModuleSwitchBody,
+  basicModules, emptyBodySchema, eventModuleNames, isModuleInBuild, moduleSwitchBodySchema, noQuerySchema, productVersion, restartQuerySchema,
+  type HomeIndex, type Language, type ModuleKey, type ModuleSwitchBody, type ModuleSwitchResult,
 } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
@@ -14,6 +14,11 @@ import { protectionStatus } from '../services/protection.ts';
 
 function switchedModules(body: ModuleSwitchBody): readonly ModuleKey[] {
   return body.module === 'basic' ? basicModules : [body.module];
+}
+
+/** Module names in the caller's language, as a list ("防火墙、远程防护" / "Firewall, Remote protection"). */
+function moduleNames(lang: Language, modules: readonly ModuleKey[]): string {
+  return modules.map((m) => eventModuleNames[m]?.[lang] ?? m).join(lang === 'zh-CN' ? '、' : ', ');
 }
 
 export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginAsyncZod => async (app) => {
@@ -52,20 +57,35 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginA
       schema: { body: moduleSwitchBodySchema },
     },
     async (request) => {
-      const modules = switchedModules(request.body);
+      const requested = switchedModules(request.body);
       const status = request.body.status;
+      // A module whose engine is not in this build cannot be switched on (off stays allowed): a single
+      // one is refused and nothing changes; "open all basic modules" opens those of this build and says which it could not.
+      const skipped = status === 1 ? requested.filter((m) => !isModuleInBuild(m)) : [];
+      const modules = requested.filter((m) => !skipped.includes(m));
+      if (modules.length === 0) return failure(request, 'module_not_in_build', { module: moduleNames(request.lang, skipped) });
       // Desired state first: it holds even if the agent is away, and is pushed when it returns.
       setModuleFlags(ctx.db, modules, status);
-      const flags = getModuleFlags(ctx.db);
+      const result: ModuleSwitchResult = {
+        modules: getModuleFlags(ctx.db),
+        switched: [...modules],
+        not_switched: skipped.map((module) => ({ module, reason: 'not_in_build' as const })),
+      };
       recordModuleSwitch(ctx, request, modules, status);
       // The website gateway is the console's to drive (its file, its reload), not the agent's: told now, whether or not the agent answers.
       if (modules.includes('website')) ctx.policy.changed();
+      const basicOn = request.body.module === 'basic' && status === 1;
+      const names = { opened: moduleNames(request.lang, modules), skipped: moduleNames(request.lang, skipped) };
       try {
         await ctx.agent.call('module.switch', { modules: [...modules], status });
       } catch {
-        return warning(request, 'module_saved_agent_down', flags);
+        return skipped.length > 0
+          ? warning(request, 'basic_opened_partly_agent_down', result, names)
+          : warning(request, 'module_saved_agent_down', result);
       }
-      return ok(request, flags, status === 1 ? 'module_switched_on' : 'module_switched_off');
+      if (skipped.length > 0) return warning(request, 'basic_opened_partly', result, names);
+      if (basicOn) return ok(request, result, 'basic_opened', names);
+      return ok(request, result, status === 1 ? 'module_switched_on' : 'module_switched_off');
     },
   );
 

@@ -1,6 +1,6 @@
 import type {
   AgentResult, BackupRuleInput, BackupRuleView, DownloadJob, EventLevel, EventModule, GlobalInfo, HomeIndex, Language, LogBase,
-  LoginConfig, LogPage, LogPeriod, LogSettings, ModuleSwitchBody, NetRates, NoticeInfo, NoticeListResult,
+  LoginConfig, LogPage, LogPeriod, LogSettings, ModuleSwitchBody, ModuleSwitchResult, NetRates, NoticeInfo, NoticeListResult,
   PhotoPage, photoBaseSchema, RegisterBody, RegisterResult, SetPasswordBody, UserInfo,
 } from '@rampart/contracts';
 import { fetchBlob, get, post, type RequestOptions } from './http.ts';
@@ -29,7 +29,8 @@ export const fetchUnread = () => get<{ unread: number }>('/log/notice/unread');
 // Home
 export const fetchHomeIndex = () => get<HomeIndex>('/home/index');
 export const fetchPerformance = () => get<NetRates>('/home/performance', { quiet: true });
-export const switchModule = (body: ModuleSwitchBody) => post<void>('/module_switch', body);
+/** Answers which modules it switched and which it left as they were, with why (a module not in this build cannot be switched on). */
+export const switchModule = (body: ModuleSwitchBody) => post<ModuleSwitchResult>('/module_switch', body);
 /** t=1 restarts the software, t=2 reboots the server. */
 export const restart = (t: 1 | 2) => post<void>('/restart', undefined, { query: { t } });
 

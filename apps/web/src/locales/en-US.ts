@@ -154,6 +154,7 @@ const enUS = {
     not_in_build: '{{name}} is not in this build yet. The page, its switch and its tabs are here; the engine behind them comes in a later release.',
     switch_on_ok: 'Turned on',
     switch_label: 'Module switch',
+    switch_not_in_build_why: '{{name}} is not in this build yet, so it cannot be turned on.',
   },
   kernel_cause: {
     not_root: 'the agent is not running as root',
@@ -290,6 +291,14 @@ const enUS = {
     open_basic: 'Open all basic modules',
     close_basic: 'Close all basic modules',
     close_basic_confirm: 'Close every basic module (firewall, trojan, remote, user, tamper and process protection)?',
+    basic_opened: 'Turned on: {{modules}}',
+    basic_opened_none: 'No basic module was turned on',
+    basic_not_opened: 'Not turned on: {{modules}}',
+    basic_not_opened_item: '{{name}} ({{reason}})',
+    not_switched_reason: {
+      not_in_build: 'not in this build yet',
+    },
+    list_separator: ', ',
     modules: 'Modules',
   },
   log: {

@@ -155,6 +155,7 @@ const zhCN: LocaleTexts = {
     not_in_build: '此版本暂未包含{{name}}。页面、开关和标签页已就绪，其背后的防护引擎将在后续版本提供。',
     switch_on_ok: '已开启',
     switch_label: '模块开关',
+    switch_not_in_build_why: '此版本暂未包含{{name}}，无法开启。',
   },
   kernel_cause: {
     not_root: '防护代理未以 root 身份运行',
@@ -291,6 +292,14 @@ const zhCN: LocaleTexts = {
     open_basic: '开启全部基础模块',
     close_basic: '关闭全部基础模块',
     close_basic_confirm: '确定关闭全部基础模块（防火墙、木马、远程、用户、防篡改和进程防护）吗？',
+    basic_opened: '已开启：{{modules}}',
+    basic_opened_none: '没有开启任何基础模块',
+    basic_not_opened: '未能开启：{{modules}}',
+    basic_not_opened_item: '{{name}}（{{reason}}）',
+    not_switched_reason: {
+      not_in_build: '此版本暂未包含',
+    },
+    list_separator: '、',
     modules: '模块',
   },
   log: {

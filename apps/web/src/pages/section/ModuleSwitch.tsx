@@ -1,14 +1,18 @@
-import { App, Switch } from 'antd';
+import { App, Space, Switch, Tooltip, Typography } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ModuleKey, PermissionKey, UserInfo } from '@rampart/contracts';
+import { isModuleInBuild, type ModuleKey, type PermissionKey, type UserInfo } from '@rampart/contracts';
 import { switchModule } from '../../api/endpoints.ts';
 import { globalInfoKey } from '../../session/useGlobalInfo.ts';
 import { useCan, userInfoKey, useUserInfo } from '../../session/useUserInfo.ts';
 import { homeIndexKey } from '../dashboard/useHomeIndex.ts';
 import { testId } from '../../utils/testId.ts';
 
-/** The module's ON/OFF switch: ON posts at once; OFF asks first with the module's own message. */
+/**
+ * The module's ON/OFF switch: ON posts at once; OFF asks first with the module's own message.
+ * A module whose engine is not in this build cannot be switched on: the switch is disabled and says why
+ * (one that still reads on can be switched off).
+ */
 export function ModuleSwitch({ module, permission }: { module: ModuleKey; permission: PermissionKey }) {
   const { t, i18n } = useTranslation();
   const { modal } = App.useApp();
@@ -17,11 +21,14 @@ export function ModuleSwitch({ module, permission }: { module: ModuleKey; permis
   const canEnable = useCan(permission, 'enable');
   const canDisable = useCan(permission, 'disable');
   const on = info?.module_list[module] === 1;
+  const inBuild = isModuleInBuild(module);
 
   const mutation = useMutation({
     mutationFn: (status: 0 | 1) => switchModule({ module, status }),
-    onSuccess: (_d, status) => {
-      queryClient.setQueryData<UserInfo>(userInfoKey, (old) => (old ? { ...old, module_list: { ...old.module_list, [module]: status } } : old));
+    onSuccess: (result, status) => {
+      // The console answers with every flag after the call: the switch shows what it stored.
+      const moduleList = (old: UserInfo) => result?.modules ?? { ...old.module_list, [module]: status };
+      queryClient.setQueryData<UserInfo>(userInfoKey, (old) => (old ? { ...old, module_list: moduleList(old) } : old));
       void queryClient.invalidateQueries({ queryKey: globalInfoKey });
       void queryClient.invalidateQueries({ queryKey: homeIndexKey });
     },
@@ -43,16 +50,27 @@ export function ModuleSwitch({ module, permission }: { module: ModuleKey; permis
     });
   };
 
-  return (
+  const switchEl = (
     <Switch
       checked={on}
       loading={mutation.isPending}
-      disabled={on ? !canDisable : !canEnable}
+      disabled={on ? !canDisable : !canEnable || !inBuild}
       checkedChildren={t('common.on')}
       unCheckedChildren={t('common.off')}
       aria-label={t('module_page.switch_label')}
+      aria-describedby={inBuild ? undefined : 'module-switch-why'}
       onChange={onChange}
       data-testid="module-switch"
     />
+  );
+  if (inBuild) return switchEl;
+  const why = t('module_page.switch_not_in_build_why', { name: t(`module.${module}`) });
+  return (
+    <Space size={8}>
+      <Typography.Text type="secondary" id="module-switch-why" data-testid="module-switch-why">
+        {why}
+      </Typography.Text>
+      <Tooltip title={why}>{switchEl}</Tooltip>
+    </Space>
   );
 }
