@@ -6,6 +6,7 @@ import { i18next } from '../src/i18n/index.ts';
 import { ok } from './helpers/mockApi.ts';
 import { renderApp } from './helpers/renderApp.tsx';
 import { signedInAs } from './helpers/signedIn.ts';
+import { firewallHandlers, statusFixture } from './firewall/helpers.ts';
 
 const switchEl = () => screen.getByTestId('module-switch');
 
@@ -34,6 +35,27 @@ describe('module pages', () => {
     fireEvent.click(screen.getByTestId('module-off-confirm'));
     await waitFor(() => expect(api.callsTo('POST /module_switch').map((c) => c.body)).toEqual([{ module: 'tamper', status: 0 }]));
     await waitFor(() => expect(switchEl().getAttribute('aria-checked')).toBe('false'));
+  });
+
+  it("the module's page follows the switch at once: the firewall's 'module is off' banner appears without leaving the page", async () => {
+    let kernel: 'ok' | 'off' = 'ok';
+    signedInAs('admin', {
+      info: { module_list: { ...defaultModuleFlags(), firewall: 1 } },
+      handlers: {
+        ...firewallHandlers(),
+        'GET /firewall/status': () => ok(statusFixture({ kernel })),
+        'POST /module_switch': () => {
+          kernel = 'off';
+          return ok(null);
+        },
+      },
+    });
+    renderApp('/firewall/rule_in');
+    await screen.findByTestId('module-switch');
+    expect(screen.queryByTestId('fw-kernel-off')).toBeNull();
+    fireEvent.click(switchEl());
+    fireEvent.click(await screen.findByTestId('module-off-confirm'));
+    expect((await screen.findByTestId('fw-kernel-off')).textContent).toBeTruthy();
   });
 
   it('the modules of this build are those whose section has pages here (modulesInBuild is the one list)', () => {

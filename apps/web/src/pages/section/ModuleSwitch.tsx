@@ -31,6 +31,9 @@ export function ModuleSwitch({ module, permission }: { module: ModuleKey; permis
       queryClient.setQueryData<UserInfo>(userInfoKey, (old) => (old ? { ...old, module_list: moduleList(old) } : old));
       void queryClient.invalidateQueries({ queryKey: globalInfoKey });
       void queryClient.invalidateQueries({ queryKey: homeIndexKey });
+      // The module's own page reads its state under its key (['firewall', 'status'], ['tamper', ...]):
+      // a banner such as "the module is off" follows the switch at once, not when the page is left.
+      void queryClient.invalidateQueries({ queryKey: [module] });
     },
   });
 
