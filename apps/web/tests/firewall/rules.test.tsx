@@ -86,6 +86,9 @@ describe('firewall rules (rule_in / rule_out)', () => {
   it('empty fields read "Enter ports", "Enter the access source", "Enter priority"', async () => {
     const { api } = await openRules();
     await openAdd();
+    // a new rule starts at priority 50; emptied, the field asks for one
+    expect((screen.getByTestId('fw-rule-priority') as HTMLInputElement).value).toBe('50');
+    type('fw-rule-priority', '');
     save();
     await waitFor(() => expect(fieldError('ports')).toBe('Enter ports'));
     expect(fieldError('ips')).toBe('Enter the access source (IPs or areas)');
@@ -137,7 +140,7 @@ describe('firewall rules (rule_in / rule_out)', () => {
     fireEvent.mouseDown(areas.querySelector('input') ?? areas);
     fireEvent.change(areas.querySelector('input')!, { target: { value: 'guang' } });
     fireEvent.click(await screen.findByTestId('fw-rule-area-CN-GD'));
-    type('fw-rule-priority', '50');
+    // the priority is left at the new rule's default
     save();
     await waitFor(() => expect(adds(api)).toHaveLength(1));
     expect(adds(api)[0]).toMatchObject({ protocol: 'icmp', ports: '*', ips: [], areas: ['CN-GD'], priority: 50 });

@@ -25,8 +25,14 @@ export function takesPorts(protocol: FirewallProtocol): boolean {
   return protocol !== 'icmp' && protocol !== 'all';
 }
 
+/**
+ * A new rule starts valid where it can: priority 50, the middle of 1-99 (1 highest), so a rule can be
+ * placed before or after it without renumbering. Ports and sources have no safe default.
+ */
+export const defaultRulePriority = 50;
+
 export function newRuleDraft(): RuleDraft {
-  return { protocol: 'tcp', ports: '', ips: '', areas: [], action: 'allow', priority: null, enabled: true, remark: '' };
+  return { protocol: 'tcp', ports: '', ips: '', areas: [], action: 'allow', priority: defaultRulePriority, enabled: true, remark: '' };
 }
 
 export function draftOf(rule: FirewallRule): RuleDraft {
