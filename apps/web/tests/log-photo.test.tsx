@@ -6,6 +6,7 @@ import { photoRecord } from './helpers/fixtures.ts';
 import { file, ok, type ApiCall } from './helpers/mockApi.ts';
 import { renderApp } from './helpers/renderApp.tsx';
 import { signedInAs } from './helpers/signedIn.ts';
+import { switchToChinese } from './firewall/helpers.ts';
 
 const snapshot = 'POST /login.php HTTP/1.1\nHost: shop.example.com\n\nuser=admin%27+OR+1%3D1&pass=full-body-here';
 
@@ -35,13 +36,24 @@ describe('request snapshots', () => {
     const { api } = await openPhotos();
     const row = await screen.findByTestId('photo-row-12');
     expect(listQueries(api)[0]).toEqual({ period: '7d', size: '20' });
-    for (const text of ['shop.example.com', '198.51.100.9', 'POST', 'https://shop.example.com/login.php?id=12', 'website.sql']) {
+    for (const text of ['shop.example.com', '198.51.100.9', 'POST', 'https://shop.example.com/login.php?id=12', 'Attack']) {
       expect(row.textContent).toContain(text);
     }
+    // the event kind reads in words, never as its raw key
+    expect(row.textContent).not.toContain('website.attack');
     expect(row.textContent).toContain("user=admin' OR 1=1");
     expect(row.textContent).toContain('…');
     expect(row.textContent).not.toContain('A'.repeat(100));
     expect(screen.getByTestId('photo-base-hint').textContent).toBe('42 snapshots · kept 30 days');
+  });
+
+  it('names the kind in Chinese too, and a kind it has no words for as "other", never raw', async () => {
+    await switchToChinese();
+    await openPhotos({ 'GET /log/photo': ok({ list: [photoRecord(12), photoRecord(11, { kind: 'website.from_a_newer_engine' })], more: false }) });
+    expect((await screen.findByTestId('photo-row-12')).textContent).toContain('攻击');
+    const other = screen.getByTestId('photo-row-11').textContent ?? '';
+    expect(other).toContain('其他');
+    expect(other).not.toContain('website.');
   });
 
   it('filters by period, IP and keyword; load more sends before=<last id>; then "no more data"', async () => {

@@ -378,6 +378,16 @@ const enUS = {
       clear: 'Clear snapshots',
       clear_confirm: 'Clear all {{count}} request snapshots? This cannot be undone.',
       base_hint: '{{count}} snapshots · kept {{days}} days',
+      /** The event kind a snapshot was taken for (website-gateway events), never shown raw. */
+      kinds: {
+        website_attack: 'Attack',
+        website_policy_block: 'Refused by a protection setting',
+        website_challenge: 'Challenged',
+        website_record: 'Recorded (not refused)',
+        website_intercepted: 'Intercepted address',
+        website_authorized: 'Authorized',
+        other: 'Other',
+      },
     },
   },
   logset: {

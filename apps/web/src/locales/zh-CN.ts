@@ -379,6 +379,15 @@ const zhCN: LocaleTexts = {
       clear: '清空快照',
       clear_confirm: '确定清空全部 {{count}} 条请求快照吗？清空后无法恢复。',
       base_hint: '共 {{count}} 条快照 · 保留 {{days}} 天',
+      kinds: {
+        website_attack: '攻击',
+        website_policy_block: '防护设置拦截',
+        website_challenge: '人机验证',
+        website_record: '仅记录（未拦截）',
+        website_intercepted: '拦截名单地址',
+        website_authorized: '已授权',
+        other: '其他',
+      },
     },
   },
   logset: {

@@ -94,7 +94,7 @@ export function photoRecord(id: number, extra: Partial<PhotoRecord> = {}): Photo
     url: `https://shop.example.com/login.php?id=${id}`,
     headers: 'Host: shop.example.com\nUser-Agent: sqlmap/1.7',
     post_data: `user=admin' OR 1=1 --&pass=x${'A'.repeat(100)}`,
-    kind: 'website.sql',
+    kind: 'website.attack',
     ...extra,
   };
 }

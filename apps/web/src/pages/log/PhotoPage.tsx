@@ -24,8 +24,19 @@ const preview = (text: string) => (text.length > previewChars ? `${text.slice(0,
 const fileName = (id: number) => `rampart-photo-${id}.txt`;
 
 /** One snapshot: what the list carries, then the whole snapshot file (headers and full POST data). */
+/** A snapshot's event kind in words (`website.attack` → Attack); a kind this build has no words for reads "Other". */
+function useKindText(): (kind: string) => string {
+  const { t, i18n } = useTranslation();
+  return (kind) => {
+    if (!kind) return '-';
+    const key = `log.photo.kinds.${kind.replace(/\./g, '_')}`;
+    return i18n.exists(key) ? t(key) : t('log.photo.kinds.other');
+  };
+}
+
 function PhotoModal({ row, onClose }: { row: PhotoRecord | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const kindText = useKindText();
   const id = row?.id ?? 0;
   const file = useQuery({
     queryKey: [...photoKey, 'file', id],
@@ -61,7 +72,7 @@ function PhotoModal({ row, onClose }: { row: PhotoRecord | null; onClose: () => 
             <Descriptions.Item label={t('log.photo.col_site')}>{row.site || '-'}</Descriptions.Item>
             <Descriptions.Item label={t('log.col.ip')}>{row.ip}</Descriptions.Item>
             <Descriptions.Item label={t('log.photo.col_method')}>{row.method}</Descriptions.Item>
-            <Descriptions.Item label={t('log.photo.col_kind')} span={2}>{row.kind || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('log.photo.col_kind')} span={2}>{kindText(row.kind)}</Descriptions.Item>
             <Descriptions.Item label={t('log.photo.col_url')} span={2}>
               <span style={{ wordBreak: 'break-all' }} data-testid="photo-detail-url">{row.url}</span>
             </Descriptions.Item>
@@ -87,6 +98,7 @@ function PhotoModal({ row, onClose }: { row: PhotoRecord | null; onClose: () => 
 /** Request snapshots: what website protection saw when it stopped a request. */
 export function PhotoPage() {
   const { t } = useTranslation();
+  const kindText = useKindText();
   const lang = useLanguage();
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
@@ -120,7 +132,7 @@ export function PhotoPage() {
     { key: 'ip', title: t('log.col.ip'), dataIndex: 'ip', width: 140 },
     { key: 'method', title: t('log.photo.col_method'), dataIndex: 'method', width: 90 },
     { key: 'url', title: t('log.photo.col_url'), dataIndex: 'url', ellipsis: true },
-    { key: 'kind', title: t('log.photo.col_kind'), dataIndex: 'kind', width: 130, render: (v: string) => v || '-' },
+    { key: 'kind', title: t('log.photo.col_kind'), dataIndex: 'kind', width: 130, render: (v: string) => kindText(v) },
     {
       key: 'post', title: t('log.photo.col_post'), dataIndex: 'post_data', width: 220, ellipsis: true,
       render: (v: string) => <Typography.Text code={v !== ''}>{v ? preview(v) : '-'}</Typography.Text>,
