@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { BackupRuleInput, BackupRuleView } from '@rampart/contracts';
 import { type } from './helpers/antd.ts';
@@ -6,6 +6,7 @@ import { backupRuleView } from './helpers/fixtures.ts';
 import { ok, refused, type ApiCall } from './helpers/mockApi.ts';
 import { renderApp } from './helpers/renderApp.tsx';
 import { signedInAs } from './helpers/signedIn.ts';
+import { i18next } from '../src/i18n/index.ts';
 
 const at = new Date(2025, 4, 6, 3, 0, 0).getTime();
 const ftp = backupRuleView(1, { last: { at, ok: true, file: 'rampart-2025-05-05.tar.gz', error: '' } });
@@ -49,6 +50,14 @@ const s3Input = (extra: Partial<BackupRuleInput> = {}): BackupRuleInput => ({
 });
 
 describe('log backup rules (system/log)', () => {
+  it('the tab is named for what it holds: log backup, in both languages', async () => {
+    await openBackup();
+    expect(screen.getByTestId('tab-log').textContent).toBe('Log backup');
+    await act(() => i18next.changeLanguage('zh-CN'));
+    expect(screen.getByTestId('tab-log').textContent).toBe('日志备份');
+    await act(() => i18next.changeLanguage('en-US'));
+  });
+
   it('lists each rule with host, port, user, where archives go, switch and the last backup', async () => {
     await openBackup();
     const row1 = await screen.findByTestId('backup-row-1');

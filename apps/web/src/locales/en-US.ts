@@ -112,7 +112,8 @@ const enUS = {
     system: {
       basic: 'Basic settings',
       portal: 'Panel settings',
-      log: 'Log settings',
+      // The spec's "log settings" tab: here it holds the log backup rules (log mode and keep days are on basic settings).
+      log: 'Log backup',
       soft_reg: 'Software registration',
       user: 'Accounts',
       alerts: 'Message notification',

@@ -113,7 +113,7 @@ const zhCN: LocaleTexts = {
     system: {
       basic: '基础设置',
       portal: '面板设置',
-      log: '日志设置',
+      log: '日志备份',
       soft_reg: '软件注册',
       user: '账号管理',
       alerts: '消息通知',
