@@ -70,7 +70,7 @@ describe('Rampart in a real browser', () => {
     expect(await page.textContent(id('dash-rx'))).toMatch(/bps/);
     expect(await page.textContent(id('header-os'))).toMatch(/Linux|Debian/);
     // No white frame around the page (the browser's 8 px body margin), and a favicon.
-    expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe('0px');
+    expect(await page.evaluate('getComputedStyle(document.body).margin')).toBe('0px');
     expect(await page.getAttribute('link[rel="icon"]', 'href')).toMatch(/^data:image\/svg\+xml,/);
   });
 

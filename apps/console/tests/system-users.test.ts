@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord, OnlineTerminal, PanelAccount } from '@rampart/contracts';
 import { auth, startHarness, type Harness } from './support/harness.ts';
 import { findUserByName } from '../src/db/users.ts';
+import { getSetting, setSetting } from '../src/db/settings.ts';
 import { lockOutProblem } from '../src/services/account-rules.ts';
 import { describeUserAgent } from '../src/services/user-agent.ts';
 
@@ -319,6 +320,38 @@ describe('online terminals', () => {
     token = await h.login(admin.username, admin.password);
     expect((await byName(a.username))!.online).toBe(false);
     expect((await terminals()).some((t) => t.username === a.username)).toBe(false);
+  });
+
+  it('a browser that closed leaves the online list within minutes, even when sessions never expire; an open websocket keeps it', async () => {
+    const timeoutBefore = getSetting(h.console.ctx.db, 'session_timeout');
+    setSetting(h.console.ctx.db, 'session_timeout', 0);
+    const a = await addAccount();
+    const closed = (await signIn(a.username, a.password, chromeWindows)).data.token;
+    const open = (await signIn(a.username, a.password, firefoxLinux)).data.token;
+    expect((await terminals()).filter((t) => t.username === a.username)).toHaveLength(2);
+    // The Firefox browser keeps the console's websocket open (as the web app does while it runs).
+    const openHash = (h.console.ctx.db.prepare('SELECT token_hash FROM sessions WHERE user_agent = ? ORDER BY created_at DESC').get(firefoxLinux) as { token_hash: string }).token_hash;
+    const socket = { send: () => undefined, close: () => undefined, userId: a.id, tokenHash: openHash };
+    h.console.ctx.hub.add(socket);
+    try {
+      h.clock.now += 6 * 60_000;
+      token = await h.login(admin.username, admin.password);
+      const left = (await terminals()).filter((t) => t.username === a.username);
+      expect(left.map((t) => t.terminal)).toEqual(['Firefox 128 / Linux']);
+      expect((await byName(a.username))!.online).toBe(true);
+      // not expired: the closed browser's token still works if it comes back, and then it is online again
+      expect(await stillSignedIn(closed)).toBe(true);
+      expect((await terminals()).filter((t) => t.username === a.username)).toHaveLength(2);
+    } finally {
+      h.console.ctx.hub.remove(socket);
+    }
+    // with no socket and no request for minutes, nobody of this account is online
+    h.clock.now += 6 * 60_000;
+    token = await h.login(admin.username, admin.password);
+    expect((await byName(a.username))!.online).toBe(false);
+    expect(await stillSignedIn(open)).toBe(true);
+    setSetting(h.console.ctx.db, 'session_timeout', timeoutBefore);
+    token = await h.login(admin.username, admin.password);
   });
 
   it('signs out one terminal: that session gets 401, the others stay', async () => {

@@ -63,10 +63,27 @@ export function listLiveSessions(db: Db, now: number): LiveSession[] {
     .all(now) as unknown as LiveSession[];
 }
 
-/** Accounts with at least one live session (the "online" flag). */
-export function onlineUserIds(db: Db, now: number): Set<number> {
-  const rows = db.prepare('SELECT DISTINCT user_id FROM sessions WHERE expires_at IS NULL OR expires_at > ?').all(now) as { user_id: number }[];
-  return new Set(rows.map((r) => r.user_id));
+/**
+ * How long after its last request a session without an open websocket still counts as online. The
+ * web app keeps the console's websocket open while it runs, so a closed browser leaves the online
+ * list within this time even where sessions never expire (session timeout 0); a script that only
+ * makes requests stays while it keeps making them. Request times are written at most once a minute.
+ */
+export const onlineIdleMs = 5 * 60_000;
+
+/** Whether a live session is online at `now`: its websocket is open (`connected` token hashes) or it was used lately. */
+export function isOnlineSession(session: Pick<SessionRow, 'token_hash' | 'seen_at'>, now: number, connected: ReadonlySet<string>): boolean {
+  return connected.has(session.token_hash) || now - session.seen_at <= onlineIdleMs;
+}
+
+/** Live sessions that are online (see isOnlineSession), newest first, with their account. */
+export function listOnlineSessions(db: Db, now: number, connected: ReadonlySet<string>): LiveSession[] {
+  return listLiveSessions(db, now).filter((session) => isOnlineSession(session, now, connected));
+}
+
+/** Accounts with at least one online session (the "online" flag). */
+export function onlineUserIds(db: Db, now: number, connected: ReadonlySet<string>): Set<number> {
+  return new Set(listOnlineSessions(db, now, connected).map((session) => session.user_id));
 }
 
 /** The live session shown as `publicId`, if it is still there. */

@@ -15,7 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { transaction } from '../db/database.ts';
-import { deleteSession, deleteUserSessions, findLiveSessionByPublicId, listLiveSessions, onlineUserIds, sessionPublicId } from '../db/sessions.ts';
+import { deleteSession, deleteUserSessions, findLiveSessionByPublicId, listOnlineSessions, onlineUserIds, sessionPublicId } from '../db/sessions.ts';
 import { countEnabledAdmins, createUser, deleteUser, findUserById, findUserByName, listUsers, updateUser, type UserChange, type UserRow } from '../db/users.ts';
 import { perm } from '../http/access.ts';
 import { failure, ok } from '../http/reply.ts';
@@ -70,7 +70,7 @@ export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
   };
 
   app.get('/system/user', { config: { access: perm('system', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
-    const online = onlineUserIds(ctx.db, ctx.now());
+    const online = onlineUserIds(ctx.db, ctx.now(), ctx.hub.connectedTokens());
     const result: PanelAccountList = { list: listUsers(ctx.db).map((u) => view(u, online, request.user!.id)) };
     return ok(request, result);
   });
@@ -135,7 +135,7 @@ export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
           return passwordHash !== undefined || (body.role !== undefined && body.role !== current.role) || (body.status === 0 && current.status === 1);
         });
         if (ended) endSessions(uid);
-        const online = onlineUserIds(ctx.db, ctx.now());
+        const online = onlineUserIds(ctx.db, ctx.now(), ctx.hub.connectedTokens());
         return ok(request, view(findUserById(ctx.db, uid)!, online, me.id), 'saved');
       } catch (e) {
         if (e instanceof Refusal) return refusal(request, e);
@@ -171,7 +171,8 @@ export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
 
   app.get('/system/user/online/list', { config: { access: perm('system', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
     const now = ctx.now();
-    const list = listLiveSessions(ctx.db, now).map((s): OnlineTerminal => ({
+    // Online: a websocket open, or a request within the last minutes (a closed browser leaves the list).
+    const list = listOnlineSessions(ctx.db, now, ctx.hub.connectedTokens()).map((s): OnlineTerminal => ({
       id: sessionPublicId(s.token_hash), user_id: s.user_id, username: s.username, role: s.role, ip: s.ip,
       terminal: describeUserAgent(s.user_agent), user_agent: s.user_agent, login_at: s.created_at, expires_at: s.expires_at,
       elapsed_ms: Math.max(0, now - s.created_at), current: s.token_hash === request.user!.tokenHash,

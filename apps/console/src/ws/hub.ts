@@ -45,6 +45,11 @@ export class Hub {
     for (const client of set) client.send(message);
   }
 
+  /** The sessions (token hashes) with a websocket open now: their browsers are running the console. */
+  connectedTokens(): Set<string> {
+    return new Set([...this.clients].map((client) => client.tokenHash));
+  }
+
   /** Ends the sockets of a session (sign-out) or of a user (password change). */
   closeWhere(match: (client: HubClient) => boolean): void {
     for (const client of [...this.clients]) if (match(client)) client.close();
