@@ -59,6 +59,19 @@ describe('attack protection (attack_protective)', () => {
     expect(value('fw-attack-access-path-3')).toBe('/srv/www/logs/access.log');
   });
 
+  it('says where its CC and 404 scan settings apply, beside the website protection ones (both languages)', async () => {
+    await openAttack();
+    expect(screen.getByText(/This is the firewall's: the address is denied on every port of the server\. Website protection has its own CC setting per protected site/)).toBeTruthy();
+    expect(screen.getByText(/Website protection has its own 404 scan setting per protected site/)).toBeTruthy();
+  });
+
+  it('says so in Chinese too', async () => {
+    await switchToChinese();
+    await openAttack();
+    expect(screen.getByText(/网站防护另有按站点的 CC 设置/)).toBeTruthy();
+    expect(screen.getByText(/网站防护另有按站点的 404 扫描设置/)).toBeTruthy();
+  });
+
   it('refuses empty and bad values with the spec messages; nothing is sent', async () => {
     const { api } = await openAttack();
     type('fw-attack-port_scan-ports', '');

@@ -42,6 +42,20 @@ describe('website settings tabs render in both languages', () => {
   }
 });
 
+describe('protect: CC and 404 scan say where they apply, beside the firewall ones', () => {
+  it('in English', async () => {
+    await open('protect');
+    expect(screen.getByText(/to this site is verified \(loose\) or blocked \(strict\), in the gateway\. The firewall's CC protection is another/)).toBeTruthy();
+    expect(screen.getByText(/The firewall's 404 scan protection is another/)).toBeTruthy();
+  });
+  it('in Chinese', async () => {
+    await switchToChinese();
+    await open('protect');
+    expect(screen.getByText(/防火墙的 CC 防护是另一项/)).toBeTruthy();
+    expect(screen.getByText(/防火墙的 404 扫描防护是另一项/)).toBeTruthy();
+  });
+});
+
 describe('base', () => {
   it('saves the edited groups as one body', async () => {
     const { api } = await open('base');
