@@ -71,8 +71,14 @@ describe('system basic tab in a real browser', () => {
       await page.click(id('protection-enable'));
       await expect.poll(() => page.textContent(id('protection-card')), { timeout: 10_000 }).toContain('Protected');
       await page.goto(`${product.base}/#/dashboard`);
-      await expect.poll(() => page.textContent(id('dash-protection')), { timeout: 10_000 }).toContain('Protected');
+      // Protection is on again, but every module of a fresh product is off: the status is computed, not "Protected".
+      await expect.poll(() => page.textContent(id('dash-status-headline')), { timeout: 10_000 }).toBe('Not protected');
+      expect(await page.textContent(id('dash-status-no-module'))).toBe('Every module is off: nothing protects this server');
+      expect(await page.textContent(id('dash-status-off'))).toMatch(/^Off: Firewall, /);
     });
+    await page.goto(`${product.base}/#/dashboard`);
+    await expect.poll(() => page.textContent(id('dash-status-headline')), { timeout: 10_000 }).toBe('未防护');
+    expect(await page.textContent(id('dash-status-off'))).toMatch(/^未开启：防火墙、/);
     // The agent recorded who did it.
     const log = (await api(product, token, 'GET', '/log/system?period=today&size=50')).data as { list: Array<{ content: string }> };
     expect(JSON.stringify(log)).toContain('临时关闭了系统防护 30 分钟');

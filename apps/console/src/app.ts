@@ -141,7 +141,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(authRoutes(ctx));
       await api.register(registerRoutes(ctx));
       await api.register(infoRoutes(ctx, host));
-      await api.register(homeRoutes(ctx, host));
+      await api.register(homeRoutes(ctx, host, gatewayPaths));
       await api.register(noticeRoutes(ctx));
       await api.register(logRoutes(ctx));
       await api.register(photoRoutes(ctx));

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basicModules, homeIndexSchema, modulesInBuild, moduleSwitchResultSchema } from '@rampart/contracts';
 import { auth, startHarness, type Harness } from './support/harness.ts';
 import { reconcileModules } from '../src/services/module-reconciler.ts';
+import { guardHealth } from '../src/services/system-status.ts';
 
 let h: Harness;
 let token: string;
@@ -47,6 +48,66 @@ describe('home page figures come from the agent over its socket', () => {
     expect(data.agent).toBe('unreachable');
     expect(data.host).toBeNull();
     expect(data.rates).toBeNull();
+  });
+});
+
+describe('the system status is computed from the switches, protection and each engine', () => {
+  const home = async () => {
+    const res = await h.app.inject({ url: '/magapi/home/index', headers: auth(token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().code).toBe(0);
+    return homeIndexSchema.parse(res.json().data);
+  };
+  const switchOn = (module: string) => h.app.inject({ method: 'POST', url: '/magapi/module_switch', payload: { module, status: 1 }, headers: auth(token) });
+
+  it('every module off: not protected, and lists the modules of this build as off (protection itself stays "on")', async () => {
+    const data = await home();
+    expect(data.protection).toEqual({ mode: 'on', minutes_left: null });
+    expect(data.system_status).toEqual({
+      level: 'unprotected', why: ['no_module_on'], healthy: [], off: ['firewall', 'remote', 'account', 'tamper', 'process', 'website'], failing: [], partly: [], unknown: [],
+    });
+  });
+
+  it('modules on whose engines cannot enforce here (no nft in the harness, no gateway) are failing, each with why: unprotected', async () => {
+    for (const module of ['firewall', 'remote', 'website']) await switchOn(module);
+    const status = (await home()).system_status;
+    expect(status).toEqual({
+      level: 'unprotected', why: ['all_failing'], healthy: [], off: ['account', 'tamper', 'process'], partly: [], unknown: [],
+      failing: [{ module: 'firewall', reason: 'firewall_unavailable' }, { module: 'remote', reason: 'remote_not_enforced' }, { module: 'website', reason: 'gateway_not_running' }],
+    });
+  });
+
+  it('remote protection alone says it needs the firewall', async () => {
+    await switchOn('remote');
+    expect((await home()).system_status.failing).toEqual([{ module: 'remote', reason: 'remote_needs_firewall' }]);
+  });
+
+  it('the guard’s modules report what the agent’s guard says (BPF LSM, fanotify fallback or no helper on this machine)', async () => {
+    await switchOn('tamper');
+    const expected = guardHealth(await h.agentClient.call('tamper.status', {}));
+    const status = (await home()).system_status;
+    if (expected.state === 'ok') expect(status).toMatchObject({ level: 'protected', healthy: ['tamper'] });
+    else expect(status[expected.state]).toEqual([{ module: 'tamper', reason: expected.reason }]);
+    expect(status.level).toBe(expected.state === 'ok' ? 'protected' : expected.state === 'partly' ? 'degraded' : 'unprotected');
+  });
+
+  it('paused protection is unprotected whatever the modules', async () => {
+    await switchOn('firewall');
+    await h.agentClient.call('protection.set', { mode: 'temp_off', minutes: 30 });
+    const status = (await home()).system_status;
+    expect(status).toMatchObject({ level: 'unprotected', why: ['protection_paused', 'all_failing'] });
+  });
+
+  it('the agent away: an answer that says so, never a 500', async () => {
+    await switchOn('firewall');
+    await switchOn('tamper');
+    await h.agent!.close();
+    const data = await home();
+    expect(data.agent).toBe('unreachable');
+    expect(data.system_status).toMatchObject({
+      level: 'degraded', why: ['agent_unreachable'], healthy: [],
+      unknown: [{ module: 'firewall', reason: 'agent_unreachable' }, { module: 'tamper', reason: 'agent_unreachable' }],
+    });
   });
 });
 

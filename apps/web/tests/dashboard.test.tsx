@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { i18next } from '../src/i18n/index.ts';
 import { reloadPage } from '../src/utils/reload.ts';
 import { FakeWebSocket } from './helpers/fakeWebSocket.ts';
+import { computeSystemStatus, defaultModuleFlags, modulesInBuild, type ModuleFlags, type ModuleKey, type SystemStatusInput } from '@rampart/contracts';
 import { homeIndexFixture } from './helpers/fixtures.ts';
 import { ok } from './helpers/mockApi.ts';
 import { renderApp } from './helpers/renderApp.tsx';
@@ -22,7 +23,7 @@ async function openDashboard(handlers = {}) {
 describe('dashboard figures', () => {
   it('shows the figures of GET /home/index', async () => {
     await openDashboard();
-    expect(text('dash-protection')).toBe('Temporarily off, back on in 42 minutes');
+    expect(text('dash-status-headline')).toBe('Temporarily off, back on in 42 minutes');
     expect(text('dash-kernel')).toContain('Abnormal');
     expect(text('dash-kernel')).toContain('Debian GNU/Linux 12, kernel 6.1.0-18-amd64');
     expect(text('dash-kernel')).toContain('the agent is not running as root');
@@ -67,6 +68,64 @@ describe('dashboard figures', () => {
     act(() => FakeWebSocket.latest()!.open());
     act(() => FakeWebSocket.latest()!.push({ act: 'rates', data: { rx: 1000, tx: 1000, at: 6000 } }));
     expect(text('dash-rx')).toBe('1.0 Kbps');
+  });
+});
+
+describe('dashboard system status', () => {
+  const on = (modules: ModuleKey[]): ModuleFlags => ({ ...defaultModuleFlags(), ...Object.fromEntries(modules.map((m) => [m, 1])) });
+  const home = (modules: ModuleFlags, health: SystemStatusInput['health']) =>
+    homeIndexFixture({ protection: { mode: 'on', minutes_left: null }, modules, system_status: computeSystemStatus({ modules, protection: 'on', agent: 'connected', health }) });
+  const allOff = home(defaultModuleFlags(), {});
+  const allOn = home(on([...modulesInBuild]), Object.fromEntries(modulesInBuild.map((m) => [m, { state: 'ok' as const }])));
+  const oneFailing = home(on(['firewall', 'tamper', 'remote']), {
+    firewall: { state: 'failing', reason: 'firewall_unavailable' },
+    tamper: { state: 'partly', reason: 'guard_fanotify' },
+    remote: { state: 'ok' },
+  });
+  const zh = async () => {
+    localStorage.setItem('rampart.lang', 'zh-CN');
+    await act(() => i18next.changeLanguage('zh-CN'));
+  };
+
+  it('every module off: not protected, and lists them (en-US)', async () => {
+    await openDashboard({ 'GET /home/index': ok(allOff) });
+    expect(text('dash-status-headline')).toBe('Not protected');
+    expect(text('dash-status-no-module')).toBe('Every module is off: nothing protects this server');
+    expect(text('dash-status-off')).toBe('Off: Firewall, Remote protection, User protection, Tamper protection, Process protection, Website protection');
+    expect(text('dash-protection')).not.toContain('Protected');
+  });
+
+  it('every module off: not protected, and lists them (zh-CN)', async () => {
+    await zh();
+    await openDashboard({ 'GET /home/index': ok(allOff) });
+    expect(text('dash-status-headline')).toBe('未防护');
+    expect(text('dash-status-no-module')).toBe('所有模块均未开启，服务器没有受到保护');
+    expect(text('dash-status-off')).toBe('未开启：防火墙、远程防护、用户防护、防篡改、进程防护、网站防护');
+    expect(text('dash-protection')).not.toContain('防护中');
+  });
+
+  it('every module on and healthy: protected, nothing listed (both languages)', async () => {
+    await openDashboard({ 'GET /home/index': ok(allOn) });
+    expect(text('dash-protection')).toBe('Protected');
+    for (const id of ['dash-status-off', 'dash-status-failing', 'dash-status-partly', 'dash-status-no-module']) expect(screen.queryByTestId(id)).toBeNull();
+    await zh();
+    await waitFor(() => expect(text('dash-protection')).toBe('防护中'));
+  });
+
+  it('one failing, one partly: partly protected and says which and why (en-US)', async () => {
+    await openDashboard({ 'GET /home/index': ok(oneFailing) });
+    expect(text('dash-status-headline')).toBe('Partly protected');
+    expect(text('dash-status-failing')).toBe('On but not enforcing: Firewall (no root or no nftables, no rules in the kernel)');
+    expect(text('dash-status-partly')).toBe('Partly enforced: Tamper protection (fanotify fallback, some operations are not denied)');
+    expect(text('dash-status-off')).toBe('Off: User protection, Process protection, Website protection');
+  });
+
+  it('one failing, one partly: partly protected and says which and why (zh-CN)', async () => {
+    await zh();
+    await openDashboard({ 'GET /home/index': ok(oneFailing) });
+    expect(text('dash-status-headline')).toBe('部分防护');
+    expect(text('dash-status-failing')).toBe('已开启但未生效：防火墙（无 root 权限或未安装 nftables，规则未写入内核）');
+    expect(text('dash-status-partly')).toBe('部分生效：防篡改（fanotify 降级模式，部分操作无法拦截）');
   });
 });
 

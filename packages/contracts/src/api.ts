@@ -4,6 +4,7 @@ import { languageSchema } from './i18n.ts';
 import { moduleFlagsSchema, moduleKeySchema } from './modules.ts';
 import { permissionSchema, roleIdSchema } from './permissions.ts';
 import { hostInfoSchema, netRatesSchema } from './host.ts';
+import { systemStatusSchema } from './system-status.ts';
 
 /* Bodies and queries of the console API. Messages are message keys (see messages.ts). */
 
@@ -123,6 +124,11 @@ export const homeIndexSchema = z.object({
   rates: netRatesSchema.nullable(),
   modules: moduleFlagsSchema,
   agent: z.enum(['connected', 'unreachable']),
+  /**
+   * The system status computed from the switches of this build's modules, the protection mode and
+   * each engine's health (system-status.ts): `protection` above stays the bare mode.
+   */
+  system_status: systemStatusSchema,
 });
 export type HomeIndex = z.infer<typeof homeIndexSchema>;
 

@@ -33,6 +33,7 @@ export * from './website-lists.ts';
 export * from './agent.ts';
 export * from './ws.ts';
 export * from './api.ts';
+export * from './system-status.ts';
 export const productName = 'Rampart';
 export const productVersion = '0.1.0';
 export * from './licence.ts';

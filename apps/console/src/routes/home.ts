@@ -1,5 +1,5 @@
 import {
-  basicModules, emptyBodySchema, eventModuleNames, isModuleInBuild, moduleSwitchBodySchema, noQuerySchema, productVersion, restartQuerySchema,
+  basicModules, computeSystemStatus, emptyBodySchema, eventModuleNames, isModuleInBuild, moduleSwitchBodySchema, noQuerySchema, productVersion, restartQuerySchema,
   type HomeIndex, type Language, type ModuleKey, type ModuleSwitchBody, type ModuleSwitchResult,
 } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -11,6 +11,8 @@ import { getModuleFlags, setModuleFlags } from '../db/modules.ts';
 import { getRegistration } from '../db/registration.ts';
 import type { HostFacts } from '../services/host-facts.ts';
 import { protectionStatus } from '../services/protection.ts';
+import { gatherEngineHealth } from '../services/system-status.ts';
+import type { GatewayPaths } from '../website/gateway-link.ts';
 
 function switchedModules(body: ModuleSwitchBody): readonly ModuleKey[] {
   return body.module === 'basic' ? basicModules : [body.module];
@@ -21,18 +23,27 @@ function moduleNames(lang: Language, modules: readonly ModuleKey[]): string {
   return modules.map((m) => eventModuleNames[m]?.[lang] ?? m).join(lang === 'zh-CN' ? '、' : ', ');
 }
 
-export const homeRoutes = (ctx: ConsoleContext, host: HostFacts): FastifyPluginAsyncZod => async (app) => {
+export const homeRoutes = (ctx: ConsoleContext, host: HostFacts, gateway: GatewayPaths): FastifyPluginAsyncZod => async (app) => {
   app.get('/home/index', { config: { access: perm('home', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
-    const [facts, rates] = await Promise.all([host(true), ctx.agent.call('host.rates', {}).catch(() => null)]);
+    const modules = getModuleFlags(ctx.db);
+    // Side by side: the host, the rates, protection and each engine that is on; none of them fails the page (agent away: said, not a 500).
+    const [facts, rates, protection, health] = await Promise.all([
+      host(true),
+      ctx.agent.call('host.rates', {}).catch(() => null),
+      protectionStatus(ctx),
+      gatherEngineHealth(ctx, gateway, modules),
+    ]);
+    const agent = facts ? 'connected' : 'unreachable';
     const index: HomeIndex = {
-      protection: await protectionStatus(ctx),
+      protection,
       version: productVersion,
       expires_at: getRegistration(ctx.db)?.expires_at ?? null,
       virlib_version: null,
       host: facts,
       rates,
-      modules: getModuleFlags(ctx.db),
-      agent: facts ? 'connected' : 'unreachable',
+      modules,
+      agent,
+      system_status: computeSystemStatus({ modules, protection: protection.mode, agent, health }),
     };
     return ok(request, index);
   });

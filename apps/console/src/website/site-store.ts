@@ -92,3 +92,9 @@ export function setSitesColumn(db: Db, ids: readonly number[], column: 'status' 
   const update = db.prepare(`UPDATE website_sites SET ${column} = ?, updated_at = ? WHERE id = ?`);
   return ids.reduce((count, id) => count + Number(update.run(value, now, id).changes), 0);
 }
+
+/** Sites the gateway proxies and inspects: switched on and running. */
+export function countProtectedSites(db: Db): number {
+  const row = db.prepare("SELECT COUNT(*) AS n FROM website_sites WHERE status = 'on' AND running = 1").get() as { n: number } | undefined;
+  return Number(row?.n ?? 0);
+}

@@ -1,5 +1,5 @@
 import {
-  defaultModuleFlags, eventLevels, eventModules, logPeriods, permissionsOf,
+  computeSystemStatus, defaultModuleFlags, eventLevels, eventModules, logPeriods, permissionsOf,
   type BackupRuleView, type HomeIndex, type LogBase, type LogRow, type PhotoRecord, type RoleId, type UserInfo,
 } from '@rampart/contracts';
 
@@ -45,6 +45,8 @@ export function homeIndexFixture(extra: Partial<HomeIndex> = {}): HomeIndex {
     rates: { rx: 1_500_000, tx: 2500, at: 1000 },
     modules: defaultModuleFlags(),
     agent: 'connected',
+    // Every module off, protection paused: what the console computes for these figures.
+    system_status: computeSystemStatus({ modules: defaultModuleFlags(), protection: 'temp_off', agent: 'connected', health: {} }),
     ...extra,
   };
 }
