@@ -94,6 +94,25 @@ describe('Rampart in a real browser', () => {
     expect(await page.title()).toMatch(/ - Rampart$/);
   });
 
+  it('in English at 1440 px the longest menu entry and every tab of the widest sections fit: nothing cut, no overflow menu', async () => {
+    expect(page.viewportSize()?.width).toBe(1440);
+    const menu = page.locator(id('menu-dynamic'));
+    expect(await menu.textContent()).toBe('Situational awareness');
+    // the entry's title box is cut with an ellipsis when its text is wider than the box
+    const fits = await menu.evaluate((el) => {
+      const box = el.closest('.ant-menu-title-content');
+      return box === null ? 'no title box' : box.scrollWidth <= box.clientWidth ? 'fits' : `cut: ${box.scrollWidth} > ${box.clientWidth}`;
+    });
+    expect(fits).toBe('fits');
+    for (const [path, tabs] of [['system/basic', 10], ['website/server', 10]] as const) {
+      await page.goto(`${product.base}/#/${path}`);
+      await page.waitForSelector(id('tab-basic'));
+      // antd marks its "···" overflow menu hidden when every tab fits
+      await expect.poll(() => page.locator('.ant-tabs-nav-operations-hidden').count(), { timeout: 5_000 }).toBe(1);
+      expect(await page.locator('.ant-tabs-tab').count(), path).toBe(tabs);
+    }
+  });
+
   it('gives each role exactly its sections', async () => {
     expect(await menuKeys(page)).toEqual(expectedMenu('admin'));
     for (const role of ['technician', 'auditor'] as const) {

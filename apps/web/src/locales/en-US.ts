@@ -123,6 +123,18 @@ const enUS = {
       config: 'Configuration backup',
     },
   },
+  // Tab bar labels, short enough that a section's tabs fit one row at 1440 px (the section's title says
+  // which section it is); page titles keep the full names (tab.*).
+  tab_bar: {
+    website: {
+      server: 'Sites', base: 'Basic', request: 'Requests', protect: 'Access', sql: 'Injection',
+      attack: 'Attacks', response: 'Responses', lists: 'Lists', intercept_list: 'Interception', author_list: 'Authorization',
+    },
+    system: {
+      basic: 'Basic', portal: 'Panel', log: 'Log backup', soft_reg: 'Registration', user: 'Accounts',
+      alerts: 'Notifications', trust_terminal: 'Super whitelist', shortcut: 'Shortcuts', areas: 'Common areas', config: 'Config backup',
+    },
+  },
   role: {
     admin: 'Administrator',
     technician: 'Technician',

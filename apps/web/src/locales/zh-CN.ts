@@ -123,6 +123,17 @@ const zhCN: LocaleTexts = {
       config: '配置备份',
     },
   },
+  // Tab bar labels where the page titles (tab.*) are too long for one row at 1440 px; Chinese fits as it is.
+  tab_bar: {
+    website: {
+      server: '防护对象', base: '基础设置', request: '请求防护', protect: '访问防护', sql: '注入防护',
+      attack: '攻击防护', response: '响应设置', lists: '黑白名单', intercept_list: '拦截列表', author_list: '授权列表',
+    },
+    system: {
+      basic: '基础设置', portal: '面板设置', log: '日志备份', soft_reg: '软件注册', user: '账号管理',
+      alerts: '消息通知', trust_terminal: '超级白名单', shortcut: '快捷管理', areas: '常用区域', config: '配置备份',
+    },
+  },
   role: {
     admin: '管理员',
     technician: '技术员',

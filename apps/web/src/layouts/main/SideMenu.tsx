@@ -4,9 +4,10 @@ import { productName } from '@rampart/contracts';
 import { useLayoutSettings } from '../../settings/LayoutSettingsContext.tsx';
 import { NavMenu } from './NavMenu.tsx';
 
-export const siderWidth = 220;
+// Wide enough for the longest English entry, "Situational awareness", beside its icon.
+export const siderWidth = 240;
 
-/** The sidebar: 220 wide, collapses away below the lg breakpoint. */
+/** The sidebar: 240 wide, collapses away below the lg breakpoint. */
 export function SideMenu() {
   const { settings } = useLayoutSettings();
   const [collapsed, setCollapsed] = useState(false);

@@ -10,8 +10,10 @@ import { NotInBuild } from './NotInBuild.tsx';
 
 /** A section: page header (title, module switch), its tabs, and the active tab below. */
 export function SectionPage({ section }: { section: SectionDef }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  // The tab bar's own shorter label where a section has one (tab_bar.*), else the page title.
+  const tabLabel = (key: string) => (i18n.exists(`tab_bar.${section.key}.${key}`) ? t(`tab_bar.${section.key}.${key}`) : t(`tab.${section.key}.${key}`));
   const location = useLocation();
   const { data } = useUserInfo();
   const [modalTab, setModalTab] = useState<string | null>(null);
@@ -35,7 +37,8 @@ export function SectionPage({ section }: { section: SectionDef }) {
       <Tabs
         activeKey={active}
         onChange={onTab}
-        items={tabs.map((tab) => ({ key: tab.key, label: <span data-testid={`tab-${tab.key}`}>{t(`tab.${section.key}.${tab.key}`)}</span> }))}
+        tabBarGutter={24}
+        items={tabs.map((tab) => ({ key: tab.key, label: <span data-testid={`tab-${tab.key}`}>{tabLabel(tab.key)}</span> }))}
       />
       <Outlet />
       <Modal
