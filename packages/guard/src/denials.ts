@@ -55,6 +55,16 @@ function kindOf(denial: GuardDenial): string {
   return denial.rule.startsWith('name:') ? 'tamper.name_denied' : 'tamper.denied';
 }
 
+/** The process a denial names: its executable's path, else its command name (a kernel thread, an exe gone). */
+function processOf(denial: { exe: string; comm: string }): string {
+  return (denial.exe || denial.comm).slice(0, 1000);
+}
+
+/** A notice's dedupe key: the notice kind and a hash of the parts that make two denials one notice while unread. */
+function dedupeKey(kind: string, ...parts: string[]): string {
+  return `${kind}:${createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32)}`;
+}
+
 /** The event of one denial. Naming rules (`name:<id>`) and other modules' rules (`account:<id>`) get their own kinds. */
 export function denialEvent(denial: GuardDenial): EventInput {
   return {
@@ -66,7 +76,7 @@ export function denialEvent(denial: GuardDenial): EventInput {
     params: {
       op: denial.op,
       path: denial.path.slice(0, 1000),
-      process: (denial.exe || denial.comm).slice(0, 1000),
+      process: processOf(denial),
       pid: denial.pid,
       uid: denial.uid,
       rule: denial.rule,
@@ -80,12 +90,11 @@ export function denialEvent(denial: GuardDenial): EventInput {
  * administrator learns that nginx was denied writes under rule 3 once, not once per write.
  */
 export function denialNotice(denial: GuardDenial): NoticeInput {
-  const process = (denial.exe || denial.comm).slice(0, 1000);
-  const key = createHash('sha256').update(`${denial.rule}\0${denial.op}\0${process}`).digest('hex').slice(0, 32);
+  const process = processOf(denial);
   return {
     kind: 'guard_denied',
     params: { module: denialModule(denial.rule), op: denial.op, path: denial.path.slice(0, 1000), process, pid: denial.pid, rule: denial.rule },
-    dedupe_key: `guard_denied:${key}`,
+    dedupe_key: dedupeKey('guard_denied', denial.rule, denial.op, process),
   };
 }
 
@@ -101,7 +110,7 @@ export function netDenialEvent(denial: GuardNetDenial): EventInput {
       proto: denial.proto,
       peer: denial.peer.slice(0, 100),
       port: denial.port,
-      process: (denial.exe || denial.comm).slice(0, 1000),
+      process: processOf(denial),
       pid: denial.pid,
       uid: denial.uid,
       rule: denial.rule,
@@ -115,12 +124,11 @@ export function netDenialEvent(denial: GuardNetDenial): EventInput {
  * peer: a process that tries a hundred addresses is one thing for the administrator to look at.
  */
 export function netDenialNotice(denial: GuardNetDenial): NoticeInput {
-  const process = (denial.exe || denial.comm).slice(0, 1000);
-  const key = createHash('sha256').update(`${denial.rule}\0${denial.proto}\0${process}`).digest('hex').slice(0, 32);
+  const process = processOf(denial);
   return {
     kind: 'process_net_denied',
     params: { proto: denial.proto, peer: denial.peer.slice(0, 100), port: denial.port, process, pid: denial.pid, rule: denial.rule },
-    dedupe_key: `process_net_denied:${key}`,
+    dedupe_key: dedupeKey('process_net_denied', denial.rule, denial.proto, process),
   };
 }
 

@@ -97,17 +97,16 @@ export class ProcessService {
   async #followMounts(): Promise<void> {
     if (!this.rules.all().some((rule) => rule.enabled && rule.deny_start && startNamePattern(rule.process))) return;
     const roots = await this.#readRoots();
-    if (roots.join('\n') !== this.#mountRoots.join('\n')) await this.apply();
+    if (roots.join('\n') !== this.#mountRoots.join('\n')) await this.apply(roots);
   }
-
 
   get guard(): GuardService {
     return this.#guard;
   }
 
-  /** Hands the enabled rules to the guard (the guard plans and applies). */
-  async apply(): Promise<void> {
-    this.#mountRoots = await this.#readRoots();
+  /** Hands the enabled rules to the guard (the guard plans and applies); `roots` when the caller just read them. */
+  async apply(roots?: string[]): Promise<void> {
+    this.#mountRoots = roots ?? (await this.#readRoots());
     const rules = this.rules.all().filter((rule) => rule.enabled).flatMap((rule) => processSourceRules(rule, this.#mountRoots));
     await this.#guard.setSource({ module: 'process', enabled: this.#enabled, rules });
     // The network part: rules that deny traffic, gated by the module switch. Allowed areas become
