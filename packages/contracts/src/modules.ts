@@ -41,4 +41,4 @@ export const moduleSwitchResultSchema = z.object({
   switched: z.array(moduleKeySchema),
   not_switched: z.array(z.object({ module: moduleKeySchema, reason: z.enum(moduleNotSwitchedReasons) })),
 });
-export type ModuleSwitchResult = { modules: ModuleFlags; switched: ModuleKey[]; not_switched: { module: ModuleKey; reason: ModuleNotSwitchedReason }[] };
+export type ModuleSwitchResult = z.infer<typeof moduleSwitchResultSchema>;
