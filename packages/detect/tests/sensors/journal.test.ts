@@ -44,7 +44,11 @@ describe.skipIf(!canWriteJournals)('followJournal against a real journal file (s
     expect(second).toMatchObject({ identifier: 'sshd-session', pid: 4243 });
     expect(first!.cursor).toMatch(/^s=/);
     expect(handle.cursor()).toBe(second!.cursor);
-    expect(handle.stats()).toMatchObject({ entries: entries.length, malformed: 0, starts: 1 });
+    // journalctl may exit and be restarted on a loaded machine (CI saw starts: 2); what the user relies
+    // on is that a restart resumes from the cursor, so no entry is lost or handed over twice.
+    expect(handle.stats()).toMatchObject({ entries: entries.length, malformed: 0 });
+    expect(handle.stats().starts).toBeGreaterThanOrEqual(1);
+    expect(new Set(entries.map((e) => e.cursor)).size).toBe(entries.length);
   });
 
   it('reads a MESSAGE journalctl shows as bytes (not printable UTF-8) back as text', async () => {
