@@ -113,6 +113,20 @@ describe('Rampart in a real browser', () => {
     }
   });
 
+  it('offers help in each section\'s header; Esc closes it (English)', async () => {
+    for (const [path, section, words] of [
+      ['firewall/rule_in', 'firewall', 'npx rampart firewall off'],
+      ['system/portal', 'system', 'npx rampart portal reset'],
+      ['tamper/index', 'tamper', 'rampart-guard --unload'],
+    ] as const) {
+      await page.goto(`${product.base}/#/${path}`);
+      await page.click(id('help-open'));
+      await expect.poll(() => page.textContent(id(`help-${section}`))).toContain(words);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
+    }
+  });
+
   it('gives each role exactly its sections', async () => {
     expect(await menuKeys(page)).toEqual(expectedMenu('admin'));
     for (const role of ['technician', 'auditor'] as const) {

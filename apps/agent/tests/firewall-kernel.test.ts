@@ -152,6 +152,36 @@ describe.skipIf(!canUseNetns())('firewall on nftables (agent, real packets)', ()
     expect(await tcp(third, serverFromThird.v4, 9000)).toBe('timeout');
   });
 
+  it('lets a blacklisted address reach the panel port while its trust terminal holds it, and drops it once the hold ends or lapses', async () => {
+    await clearAll();
+    await client.call('firewall.lists.add', { list: 'black', addresses: [LAB_IP.attacker.v4], remark: '', expires_at: null, guard });
+    expect(await tcp(attacker, server.v4, PANEL)).toBe('timeout');
+    // The terminal's hold (issue 28): a `terminal` entry with an end a few seconds ahead.
+    const held = await client.call('trust.hold', { ip: LAB_IP.attacker.v4, added_by: 'roamer', expires_at: Date.now() + 60_000 });
+    expect(held).toMatchObject({ held: true });
+    expect(await tcp(attacker, server.v4, PANEL)).toBe('open');
+    // Stopping the terminal releases it at once.
+    expect(await client.call('trust.release', { ip: LAB_IP.attacker.v4 })).toEqual({ changed: 1 });
+    expect(await tcp(attacker, server.v4, PANEL)).toBe('timeout');
+    // Beats stop without a release (the browser closed, the console is gone): the kernel element's own timeout ends it.
+    // (Seconds of margin on each side: a loaded machine may be slow to make a call or a probe.)
+    await client.call('trust.hold', { ip: LAB_IP.attacker.v4, added_by: 'roamer', expires_at: Date.now() + 6000 });
+    expect(await tcp(attacker, server.v4, PANEL)).toBe('open');
+    // A beat moves the end on: the element is replaced with the later timeout.
+    await client.call('trust.hold', { ip: LAB_IP.attacker.v4, added_by: 'roamer', expires_at: Date.now() + 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 6500));
+    expect(await tcp(attacker, server.v4, PANEL)).toBe('open');
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    expect(await tcp(attacker, server.v4, PANEL)).toBe('timeout');
+    // A release never removes an entry someone listed by hand. (The lapsed terminal entry goes first:
+    // the agent's minute purge would do it, and it runs without background here.)
+    await client.call('trust.delete', { target: 'all' });
+    await client.call('trust.add', { addresses: [LAB_IP.attacker.v4], added_by: 'admin', remark: 'office', expires_at: null });
+    expect(await client.call('trust.hold', { ip: LAB_IP.attacker.v4, added_by: 'roamer', expires_at: Date.now() + 60_000 })).toEqual({ held: false, expires_at: null });
+    expect(await client.call('trust.release', { ip: LAB_IP.attacker.v4 })).toEqual({ changed: 0 });
+    expect(await tcp(attacker, server.v4, PANEL)).toBe('open');
+  });
+
   it('puts a change that cuts the administrator off on probation and rolls it back unless confirmed', async () => {
     await clearAll();
     const admin = { admin_ip: LAB_IP.attacker.v4, panel_port: PANEL, account: 'admin' };

@@ -7,6 +7,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run(args
   admin: { summary: 'admin reset-password  (print a new admin password once)', load: () => import('./commands/admin.ts') },
   portal: { summary: 'portal [reset]  (panel address settings; reset lifts safe entry, domain and IP limits: the way back in)', load: () => import('./commands/portal.ts') },
   firewall: { summary: 'firewall [off]  (the firewall stays in the kernel when Rampart stops; off removes it deliberately)', load: () => import('./commands/firewall.ts') },
+  trust: { summary: 'trust --url PANEL_URL --user ACCOUNT  (trust terminal: keeps this computer\'s address on the super whitelist while it runs; --help)', load: () => import('./commands/trust.ts') },
   'login-check': { summary: 'login-check [off|loose|strict] | reset-totp --username NAME  (sign-in verification, the way back in)', load: () => import('./commands/login-check.ts') },
 };
 

@@ -13,6 +13,7 @@ import { deviceId as machineDeviceId } from './services/device-id.ts';
 import { hostFacts } from './services/host-facts.ts';
 import { startModuleReconciler } from './services/module-reconciler.ts';
 import { startLicenceWatch } from './services/licence-watch.ts';
+import { startTerminalSweeper } from './services/trust-terminals.ts';
 import { startAlerts } from './services/alert-dispatcher.ts';
 import { Hub } from './ws/hub.ts';
 import { registerWebsocket } from './ws/route.ts';
@@ -20,6 +21,7 @@ import { startRatesFeed } from './ws/rates-feed.ts';
 import { installAccessHook, type DeclaredRoute } from './http/access-hook.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { setWebAssetHeaders } from './http/web-assets.ts';
 import { installPortalGate } from './portal/gate.ts';
 import type { PortalOptions } from './portal/runtime.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -42,6 +44,7 @@ import { systemPortalRoutes } from './routes/system-portal.ts';
 import { systemUserRoutes } from './routes/system-users.ts';
 import { systemAlertRoutes } from './routes/system-alerts.ts';
 import { systemTrustRoutes } from './routes/system-trust.ts';
+import { terminalRoutes } from './routes/terminal.ts';
 import { systemAreaRoutes } from './routes/system-areas.ts';
 import { systemConfigRoutes } from './routes/system-config.ts';
 import { systemShortcutRoutes } from './routes/system-shortcut.ts';
@@ -118,6 +121,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);
+  app.decorateRequest('terminal', null);
   app.decorateRequest('lang', 'zh-CN');
   installSecurityHeaders(app);
   // Before everything else: a request that misses the safe entry, the bound domain or the authorized IPs gets a bare 404.
@@ -158,6 +162,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(systemUserRoutes(ctx));
       await api.register(systemAlertRoutes(ctx));
       await api.register(systemTrustRoutes(ctx));
+      await api.register(terminalRoutes(ctx));
       await api.register(systemAreaRoutes(ctx));
       await api.register(systemConfigRoutes(ctx));
       await api.register(systemShortcutRoutes(ctx));
@@ -177,7 +182,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   if (options.background !== false) {
     // The website gateway's events (every second) and its policy check (every few seconds).
     stopGatewayPoller = gatewayPoller.start();
-    stops.push(startModuleReconciler(ctx), startLicenceWatch(ctx));
+    stops.push(startModuleReconciler(ctx), startLicenceWatch(ctx), startTerminalSweeper(ctx));
     // Notices raised by the agent go out by the chosen notification methods (system alerts tab).
     stops.push(startAlerts(ctx));
     void ctx.downloads.sweep();
@@ -209,7 +214,13 @@ function registerStatic(app: FastifyInstance, webDir: string): void {
   app.get('/help', async (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send(existsSync(readme) ? readFileSync(readme, 'utf8') : 'Rampart'));
   if (existsSync(join(webDir, 'index.html'))) {
-    void app.register(fastifyStatic, { root: webDir, index: 'index.html', wildcard: true, maxAge: 0 });
+    // Compressed variants from the build, and cache headers by file name: http/web-assets.ts.
+    // `index` as a list: with `preCompressed`, @fastify/static 10 finds no index in a plain string ('/' was a 404).
+    void app.register(fastifyStatic, {
+      root: webDir, index: ['index.html'], wildcard: true, preCompressed: true, cacheControl: false, setHeaders: setWebAssetHeaders,
+    });
+    // The trust terminal's page (issue 28): a page of its own in the same build (apps/web/trust.html).
+    app.get('/trust', async (_request, reply) => reply.sendFile('trust.html'));
   } else {
     app.get('/', async (_request, reply) =>
       reply.type('text/plain; charset=utf-8').send('The web console is not built: run `npm run build:web` (npm start does it for you).\n'));

@@ -60,7 +60,7 @@ describe('sign-in', () => {
 
   it('refuses disabled accounts and `other` accounts, which sign in only through the trusted terminal', async () => {
     const other = await h.addUser('other', 'trusted1');
-    expect((await login({ username: other.username, password: other.password })).json().msg).toBe('This account has no permission');
+    expect((await login({ username: other.username, password: other.password })).json().msg).toBe('This account signs in only through the trust terminal: open /trust on this panel');
     const tech = await h.addUser('technician', 'tech01');
     h.console.ctx.db.prepare('UPDATE users SET status = 0 WHERE username = ?').run('tech01');
     expect((await login({ username: tech.username, password: tech.password })).json().msg).toBe('This account is disabled');

@@ -5,11 +5,17 @@ import { hashToken } from '../src/security/tokens.ts';
 
 let h: Harness;
 let token: string;
+/** Trust-terminal routes take only a terminal token (routes/terminal.ts): their input is checked with one. */
+let terminalToken: string;
+const tokenFor = (route: { access: { kind: string } }) => (route.access.kind === 'terminal' ? terminalToken : token);
 
 beforeAll(async () => {
   h = await startHarness();
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
+  const other = await h.addUser('other', 'roamer');
+  const res = await h.app.inject({ method: 'POST', url: '/magapi/login', payload: { username: other.username, password: other.password, client: 'terminal' } });
+  terminalToken = res.json().data.token;
 });
 afterAll(() => h.close());
 
@@ -77,14 +83,14 @@ describe('bad input on every route', () => {
       for (const b of malformedBodies) {
         const res = await h.app.inject({
           method: 'POST', url: route.url, payload: b.payload,
-          headers: { ...auth(token), 'content-type': b.type ?? 'application/json', 'accept-language': 'en-US' },
+          headers: { ...auth(tokenFor(route)), 'content-type': b.type ?? 'application/json', 'accept-language': 'en-US' },
         });
         expectCleanRefusal(res, `${route.url} ${b.name}`);
         expect(res.statusCode, `${route.url} ${b.name}`).toBeGreaterThanOrEqual(400);
         expect(res.json().msg).not.toBe('');
       }
       for (const payload of wronglyTypedBodies) {
-        const res = await h.app.inject({ method: 'POST', url: route.url, payload: payload as InjectOptions['payload'], headers: auth(token) });
+        const res = await h.app.inject({ method: 'POST', url: route.url, payload: payload as InjectOptions['payload'], headers: auth(tokenFor(route)) });
         expectCleanRefusal(res, `${route.url} ${JSON.stringify(payload)}`);
         expect(res.json().code, `${route.url} ${JSON.stringify(payload)}`).not.toBe(0);
       }
@@ -98,9 +104,11 @@ describe('bad input on every route', () => {
     const before = await fullSnapshot();
     const junk = ['/magapi/restart?t=3', '/magapi/restart?t=1&t=2', '/magapi/restart', '/magapi/info?t=<script>', '/magapi/info?x=1'];
     // Every GET takes at most the cache-busting timestamp.
+    const terminalUrls = new Set(h.console.routes.filter((r) => r.access.kind === 'terminal').map((r) => r.url));
     for (const r of h.console.routes) if (r.method === 'GET' && r.url !== '/ws') junk.push(`${r.url}?module=../../etc/passwd`, `${r.url}?t=${'9'.repeat(30)}`);
     for (const url of junk) {
-      const res = await h.app.inject({ method: url.includes('restart') ? 'POST' : 'GET', url, headers: auth(token) });
+      const bearer = terminalUrls.has(url.split('?')[0]!) ? terminalToken : token;
+      const res = await h.app.inject({ method: url.includes('restart') ? 'POST' : 'GET', url, headers: auth(bearer) });
       expectCleanRefusal(res, url);
       expect(res.statusCode, url).toBe(400);
     }

@@ -43,6 +43,12 @@ describe('every guarded route, for every role, answers as its declared access sa
 
       for (const role of signedInRoles) {
         const res = await h.app.inject({ method: route.method as 'GET', url: route.url, headers: auth(tokens[role]!) });
+        // Trust-terminal routes take a terminal token only: a console session of any role is refused.
+        if (route.access.kind === 'terminal') {
+          expect(res.statusCode, `${role} ${route.method} ${route.url}`).toBe(401);
+          checked++;
+          continue;
+        }
         const allowed = route.access.kind !== 'permission' || roleCan(role, route.access.key, route.access.action);
         if (allowed) expect([401, 403], `${role} ${route.method} ${route.url} → ${res.statusCode}`).not.toContain(res.statusCode);
         else expect(res.statusCode, `${role} ${route.method} ${route.url}`).toBe(403);

@@ -68,6 +68,22 @@ describe('login check mode', () => {
     expect(await events('panel.login_check_skipped')).toHaveLength(2);
   });
 
+  it('asks a trust terminal sign-in for the same verification, and the verified ticket gives a terminal token, not a session', async () => {
+    const secret = await enrolTotp();
+    setSetting(h.console.ctx.db, 'login_check_mode', 'strict');
+    nextStep();
+    const { body } = await call('/login', { username: admin.username, password: admin.password, client: 'terminal' });
+    expect(body.data).toMatchObject({ verify: true, totp: true });
+    const verified = await call('/login/verify', { ticket: body.data.ticket, object: 'totp', code: totpCode(secret, h.clock.now) });
+    expect(verified.body.code).toBe(0);
+    const terminalToken = verified.body.data.token as string;
+    // The token beats the terminal and opens nothing in the console.
+    const status = await h.app.inject({ url: '/magapi/terminal/status', headers: auth(terminalToken), remoteAddress: remote });
+    expect(status.json()).toMatchObject({ code: 0, data: { account: admin.username, state: 'signed_in' } });
+    expect((await h.app.inject({ url: '/magapi/home/index', headers: auth(terminalToken), remoteAddress: remote })).statusCode).toBe(401);
+    expect(h.console.ctx.db.prepare('SELECT count(*) AS n FROM trust_terminals').get()).toEqual({ n: 1 });
+  });
+
   it('strict with an authenticator: a ticket, not a session; the right code signs in, a wrong one counts as a failed sign-in', async () => {
     const secret = await enrolTotp();
     setSetting(h.console.ctx.db, 'login_check_mode', 'strict');

@@ -424,31 +424,32 @@ describe('event log', () => {
     expect((await get('/info', session)).status).toBe(401);
 
     const events = await actionEvents(a.username);
-    const actions = events.map((e) => String(e.params.action));
+    const actions = events.map((e) => [e.params.action, e.params.target, e.params.changes]);
     expect(actions).toEqual(expect.arrayContaining([
-      `POST /magapi/system/user ${a.username} (technician, status=1)`,
-      `POST /magapi/system/user_edit ${a.username} [role, password]`,
-      `POST /magapi/system/user/online/logout ${a.username} @ 203.0.113.5`,
-      `POST /magapi/system/user_delete ${a.username}`,
+      ['system.user_add', a.username, JSON.stringify([['password'], ['role', 'technician'], ['status', 1]])],
+      ['system.user_edit', a.username, JSON.stringify([['password'], ['role', 'technician', 'auditor']])],
+      ['system.user_logout', `${a.username} @ 203.0.113.5`, undefined],
+      ['system.user_delete', a.username, undefined],
     ]));
     for (const e of events) {
       expect(e).toMatchObject({ account: admin.username, module: 'system', source: 'console', ip: '127.0.0.1' });
       expect(e.params.result).toBe('ok');
       expect(JSON.stringify(e)).not.toContain('Changed-9');
     }
-    const selfDisable = (await actionEvents(`${admin.username} [status]`))[0];
-    expect(selfDisable).toMatchObject({ level: 'warning', params: { result: 'failed' } });
-    // The shared trail leaves these calls to the account audit: one record per call.
-    expect(events.filter((e) => String(e.params.action).startsWith('POST /magapi/system/user_delete'))).toHaveLength(1);
+    const selfDisable = (await actionEvents(admin.username)).find((e) => e.params.action === 'system.user_edit' && e.params.target === admin.username);
+    expect(selfDisable).toMatchObject({ level: 'warning', params: { result: 'failed', changes: JSON.stringify([['status', 1, 0]]) } });
+    // One record per call.
+    expect(events.filter((e) => e.params.action === 'system.user_delete')).toHaveLength(1);
   });
 
   it('shows the record in the event log in both languages', async () => {
     const a = await addAccount();
     await h.console.ctx.events.flush();
-    for (const [lang, word] of [['zh-CN', '执行了操作'], ['en-US', 'performed']] as const) {
+    for (const [lang, words] of [['zh-CN', `添加了面板账号 ${a.username}`], ['en-US', `added panel account ${a.username}`]] as const) {
       const { body } = await get(`/log/system?period=today&keyword=${a.username}`, token, lang);
-      const row = body.data.list.find((r: { content: string }) => r.content.includes(`POST /magapi/system/user ${a.username}`));
-      expect(row?.content, lang).toContain(word);
+      const row = body.data.list.find((r: { content: string }) => r.content.includes(words));
+      expect(row, lang).toBeDefined();
+      expect(row.content, lang).not.toContain('/magapi');
     }
   });
 });

@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { initI18n } from './i18n/index.ts';
+import { startI18n } from './i18n/index.ts';
 
-initI18n();
+// The texts of the stored language first (a chunk of their own), then the first render.
+await startI18n();
 
 const root = document.getElementById('root');
 if (root) {

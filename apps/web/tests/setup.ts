@@ -1,6 +1,8 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { initI18n, i18next } from '../src/i18n/index.ts';
+import enUS from '../src/locales/en-US.ts';
+import zhCN from '../src/locales/zh-CN.ts';
 import { setFeedback, feedbackFrom } from '../src/api/feedback.ts';
 import { setNavigation } from '../src/api/navigation.ts';
 import { Modal, notification } from 'antd';
@@ -32,7 +34,8 @@ if (!globalThis.ResizeObserver) {
 const computed = window.getComputedStyle.bind(window);
 window.getComputedStyle = (el: Element) => computed(el);
 
-initI18n('en-US');
+// Both catalogues: tests switch languages in place (the app loads its language's chunk on demand).
+initI18n('en-US', { 'en-US': enUS, 'zh-CN': zhCN });
 // The first render of a lazy route transforms its modules on the fly; give it time. 10 s, not 5:
 // with the whole suite (and a qemu VM test) sharing 2 cores, a first render once took over 5 s.
 configure({ asyncUtilTimeout: 10_000 });

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { accountNameSchema, licenceCodeSchema, passwordSchema } from './validators.ts';
 import { languageSchema } from './i18n.ts';
+import { secretField } from './panel-actions.ts';
 import { moduleFlagsSchema, moduleKeySchema } from './modules.ts';
 import { permissionSchema, roleIdSchema } from './permissions.ts';
 import { hostInfoSchema, netRatesSchema } from './host.ts';
 import { systemStatusSchema } from './system-status.ts';
+import { signInClientSchema } from './trust-terminal.ts';
 
 /* Bodies and queries of the console API. Messages are message keys (see messages.ts). */
 
@@ -12,6 +14,8 @@ export const loginBodySchema = z.object({
   username: z.string({ message: 'login_required_fields' }).trim().min(1, 'login_required_fields').max(64, 'login_failed'),
   password: z.string({ message: 'login_required_fields' }).min(1, 'login_required_fields').max(128, 'login_failed'),
   remember: z.boolean().optional(),
+  /** Absent: the console. `terminal`: a trust terminal token instead of a console session (trust-terminal.ts). */
+  client: signInClientSchema.optional(),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
@@ -59,9 +63,9 @@ export const licenceTextSchema = z.object({ title: z.string(), text: z.string() 
 
 export const setPasswordBodySchema = z.object({
   username: accountNameSchema,
-  old: z.string().min(1, 'password_old_wrong').max(128, 'password_old_wrong'),
+  old: secretField(z.string().min(1, 'password_old_wrong').max(128, 'password_old_wrong')),
   new: passwordSchema,
-  confirm: z.string().max(128, 'password_mismatch'),
+  confirm: secretField(z.string().max(128, 'password_mismatch')),
 });
 export type SetPasswordBody = z.infer<typeof setPasswordBodySchema>;
 

@@ -1,5 +1,6 @@
 import type { Language } from './i18n.ts';
 import type { EventCategory, EventParams } from './events.ts';
+import { legacyActionModule, panelActionResults, panelChangesSuffix, renderPanelAction } from './panel-actions.ts';
 import { websiteAttackNames, websiteInterceptReasonNames, websiteRuleName } from './website-event-names.ts';
 
 type Texts = Record<Language, string>;
@@ -11,6 +12,12 @@ interface EventKindDef {
    * actions are never folded: each one is kept with its account and IP.
    */
   foldable: boolean;
+  /**
+   * Parameters that tell two events of a foldable kind apart (the attack kind, the rule, the reason,
+   * the site): simple mode folds only events equal in all of them, so an SQL injection and an XSS
+   * from one address stay two rows.
+   */
+  foldBy?: readonly string[];
   content: Texts;
   solution?: Texts;
 }
@@ -39,12 +46,14 @@ export const eventLevelNames: Record<string, Texts> = {
  * key by its name; `{name|onoff}` shows 1/0 as on/off; `{name|reason}` names a block reason;
  * `{name|attack}`, `{name|webrule}`, `{name|webreason}` name the website gateway's attack kinds,
  * rules and interception reasons (website-event-names.ts); `{name|tamperop}` a tamper operation letter,
- * `{name|tamperaction}` a rule change (add, edit, enable, disable, delete).
+ * `{name|tamperaction}` a rule change (add, edit, enable, disable, delete); `{name|action}`,
+ * `{name|changes}` and `{name|result}` an administrative action, the fields it changed and how it
+ * ended (panel-actions.ts).
  */
 export const eventKinds = {
   'panel.action': {
     category: 'operation', foldable: false,
-    content: { 'zh-CN': '{account} 执行了操作：{action}（{result}）', 'en-US': '{account} performed: {action} ({result})' },
+    content: { 'zh-CN': '{account} {action|action}{changes|changes}（{result|result}）', 'en-US': '{account} {action|action}{changes|changes} ({result|result})' },
   },
   'panel.login_ok': {
     category: 'operation', foldable: false,
@@ -68,6 +77,42 @@ export const eventKinds = {
   'panel.logout': {
     category: 'operation', foldable: false,
     content: { 'zh-CN': '账号 {account} 退出登录', 'en-US': 'Account {account} signed out' },
+  },
+  'terminal.signed_in': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '账号 {account} 从 {ip} 登录了信任终端', 'en-US': 'Account {account} signed in to a trust terminal from {ip}' },
+  },
+  'terminal.started': {
+    category: 'operation', foldable: false,
+    content: {
+      'zh-CN': '信任终端（账号 {account}）开始信任 {ip}，至少 {keep_hours} 小时（0 表示仅在终端运行时）',
+      'en-US': 'The trust terminal of {account} started trusting {ip} for at least {keep_hours} hour(s) (0: only while it runs)',
+    },
+  },
+  'terminal.beat_gap': {
+    category: 'security', foldable: false,
+    content: {
+      'zh-CN': '信任终端（账号 {account}，{ip}）中断了 {minutes} 分钟后恢复心跳，该地址重新被信任',
+      'en-US': 'The trust terminal of {account} ({ip}) beat again after a gap of {minutes} min: the address is trusted again',
+    },
+  },
+  'terminal.expired': {
+    category: 'security', foldable: false,
+    content: {
+      'zh-CN': '信任终端（账号 {account}）已 {minutes} 分钟没有心跳，{ip} 不再被信任',
+      'en-US': 'The trust terminal of {account} has not beaten for {minutes} min: {ip} is no longer trusted',
+    },
+  },
+  'terminal.stopped': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '账号 {account} 停止了信任终端（{ip}）', 'en-US': 'Account {account} stopped its trust terminal ({ip})' },
+  },
+  'terminal.ended': {
+    category: 'operation', foldable: false,
+    content: {
+      'zh-CN': '{by} 结束了账号 {account} 的信任终端（{ip}）',
+      'en-US': '{by} ended the trust terminal of {account} ({ip})',
+    },
   },
   'module.switched': {
     category: 'operation', foldable: false,
@@ -96,7 +141,7 @@ export const eventKinds = {
     content: { 'zh-CN': '{account} 清空了请求快照（{count} 条）', 'en-US': '{account} cleared the request snapshots ({count})' },
   },
   'firewall.blocked': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['reason'],
     content: { 'zh-CN': '{ip} 触发{reason|reason}防护，已拦截 {minutes} 分钟', 'en-US': '{ip}: {reason|reason}; blocked for {minutes} minutes' },
     solution: { 'zh-CN': '如为误拦截，可在拦截列表中解除，并将该 IP 加入白名单', 'en-US': 'If this is a mistake, unblock it in the interception list and whitelist the IP' },
   },
@@ -140,12 +185,12 @@ export const eventKinds = {
   // Tamper protection: the guard's denials (rate-limited per rule, packages/guard/src/denials.ts) and rule changes.
   // `{op|tamperop}` names the operation; `{rule}` is `tamper:<id>` or `name:<id>`.
   'tamper.denied': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule'],
     content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）对 {path} 的{op|tamperop}操作已被拦截（规则 {rule}）', 'en-US': '{op|tamperop} of {path} by {process} (PID {pid}, UID {uid}) denied (rule {rule})' },
     solution: { 'zh-CN': '如为正常业务，可在防篡改规则的高级设置中放行该进程，或调整规则', 'en-US': 'If this is expected, exempt the process in the rule\'s advanced settings, or adjust the rule' },
   },
   'tamper.name_denied': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule'],
     content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）创建 {path} 被命名规则拦截（规则 {rule}）', 'en-US': 'Creating {path} by {process} (PID {pid}, UID {uid}) denied by a naming rule (rule {rule})' },
     solution: { 'zh-CN': '如为正常文件，请调整该命名规则的禁止名称', 'en-US': 'If the name is legitimate, adjust the naming rule\'s denied names' },
   },
@@ -166,17 +211,17 @@ export const eventKinds = {
   // Process protection (apps/agent/src/process): the guard's denials of `process:<id>:start` and
   // `process:<id>:file<n>` slots (kind chosen in packages/guard/src/denials.ts) and rule changes.
   'process.start_denied': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule'],
     content: { 'zh-CN': '程序 {path} 的启动已被拦截（进程 {process}，PID {pid}，UID {uid}，规则 {rule}）', 'en-US': 'Start of {path} denied (by {process}, PID {pid}, UID {uid}, rule {rule})' },
     solution: { 'zh-CN': '如为正常程序，请在进程防护页面停用或修改该规则', 'en-US': 'If the program is legitimate, disable or edit the rule on the process protection page' },
   },
   'process.file_denied': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule'],
     content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）对 {path} 的{op|tamperop}操作已被拦截（规则 {rule}）', 'en-US': '{op|tamperop} of {path} by {process} (PID {pid}, UID {uid}) denied (rule {rule})' },
     solution: { 'zh-CN': '如为正常访问，请在进程防护页面修改该规则的文件访问规则', 'en-US': 'If the access is legitimate, edit the rule\'s file access rules on the process protection page' },
   },
   'process.net_denied': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule'],
     content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）访问 {peer} 端口 {port}（{proto}）已被拦截（规则 {rule}）', 'en-US': '{proto} to {peer} port {port} by {process} (PID {pid}, UID {uid}) denied (rule {rule})' },
     solution: { 'zh-CN': '如为正常通信，请在进程防护页面将对端加入允许列表', 'en-US': 'If the traffic is legitimate, add the peer to the rule\'s allowed list on the process protection page' },
   },
@@ -191,12 +236,12 @@ export const eventKinds = {
   // User protection (apps/agent/src/account): the guard's denials on the account files (rules `account:<file>`,
   // kind chosen in packages/guard/src/denials.ts), the timed unlock and the root SSH login switch.
   'account.file_denied': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule'],
     content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）对系统账户文件 {path} 的{op|tamperop}操作已被拦截（规则 {rule}）', 'en-US': '{op|tamperop} of the account file {path} by {process} (PID {pid}, UID {uid}) denied (rule {rule})' },
     solution: { 'zh-CN': '如需修改用户或组，请在用户防护页面临时解锁', 'en-US': 'To change users or groups, unlock the account files for a while on the user protection page' },
   },
   'account.user_create_denied': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule'],
     content: { 'zh-CN': '进程 {process}（PID {pid}，UID {uid}）试图新建系统用户（替换 {path}），已被拦截（规则 {rule}）', 'en-US': '{process} (PID {pid}, UID {uid}) tried to create a system user (replacing {path}); denied (rule {rule})' },
     solution: { 'zh-CN': '如为管理员操作，请在用户防护页面临时解锁后重试', 'en-US': 'If an administrator is doing this, unlock for a while on the user protection page and retry' },
   },
@@ -254,25 +299,25 @@ export const eventKinds = {
   // Website protection: what the gateway did, drained by the console (apps/console/src/website/gateway-events.ts).
   // `{site}` is the site's name, `{attack|attack}` the attack kind, `{rule|webrule}` the rule or settings group.
   'website.attack': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['attack', 'site'],
     content: { 'zh-CN': '{ip} 对站点「{site}」的{attack|attack}攻击已拦截', 'en-US': '{ip}: {attack|attack} attack on site "{site}" blocked' },
     solution: { 'zh-CN': '如为误拦截，可将该 URL 或 IP 加入网站防护的白名单，或在攻击防护中调整该检测', 'en-US': 'If this is a mistake, whitelist the URL or IP in the website lists, or adjust the detection on the attack tab' },
   },
   'website.policy_block': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule', 'site'],
     content: { 'zh-CN': '{ip} 访问站点「{site}」被{rule|webrule}拦截', 'en-US': '{ip}: request to site "{site}" blocked by {rule|webrule}' },
     solution: { 'zh-CN': '如为误拦截，请检查网站防护中对应的设置', 'en-US': 'If this is a mistake, check that setting of the website protection' },
   },
   'website.challenge': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule', 'site'],
     content: { 'zh-CN': '{ip} 访问站点「{site}」需通过人机验证（{rule|webrule}）', 'en-US': '{ip}: human verification asked on site "{site}" ({rule|webrule})' },
   },
   'website.record': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['rule', 'site'],
     content: { 'zh-CN': '{ip} 访问站点「{site}」命中{rule|webrule}，已记录（未拦截）', 'en-US': '{ip}: request to site "{site}" matched {rule|webrule}; recorded, not blocked' },
   },
   'website.intercepted': {
-    category: 'security', foldable: true,
+    category: 'security', foldable: true, foldBy: ['reason'],
     content: { 'zh-CN': '{ip} 触发{reason|webreason}，网站防护已拦截 {minutes} 分钟', 'en-US': '{ip}: {reason|webreason}; blocked by website protection for {minutes} minutes' },
     solution: { 'zh-CN': '如为误拦截，可在网站防护的拦截列表中解除', 'en-US': 'If this is a mistake, remove it from the website interception list' },
   },
@@ -328,10 +373,16 @@ const onOff: Record<string, Texts> = {
 
 /** Fills a catalogue template; a missing parameter shows as an empty string, never as `{name}`. */
 export function fillTemplate(template: string, params: EventParams, lang: Language): string {
-  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason|attack|webrule|webreason|tamperop|tamperaction))?\}/g, (_, name: string, format?: string) => {
+  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason|attack|webrule|webreason|tamperop|tamperaction|action|changes|result))?\}/g, (_, name: string, format?: string) => {
     const raw = params[name];
     if (raw === undefined) return '';
     const text = String(raw);
+    if (format === 'action') {
+      const module = String(params['module'] ?? legacyActionModule(text) ?? 'system');
+      return renderPanelAction(text, String(params['target'] ?? ''), eventModuleNames[module]?.[lang] ?? eventModuleNames['system']![lang], lang);
+    }
+    if (format === 'changes') return panelChangesSuffix(text, lang);
+    if (format === 'result') return panelActionResults[text]?.[lang] ?? text;
     if (format === 'module') return eventModuleNames[text]?.[lang] ?? text;
     if (format === 'onoff') return onOff[text]?.[lang] ?? text;
     if (format === 'reason') return interceptReasonNames[text]?.[lang] ?? text;

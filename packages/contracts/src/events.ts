@@ -69,8 +69,14 @@ export const eventQuerySchema = z
     module: eventModuleSchema.optional(),
     level: eventLevelSchema.optional(),
     ip: z.string().max(64).optional(),
-    /** Keyword: rows whose account, ip, detail or params contain `text`, or whose kind is in `kinds`. */
-    keyword: z.object({ text: z.string().min(1).max(100), kinds: z.array(eventKindSchema).max(500) }).strict().optional(),
+    /**
+     * Keyword: rows whose account, ip, detail or params contain `text`, whose kind is in `kinds`, or
+     * whose params contain one of `params` (an administrative action whose words contain the text).
+     */
+    keyword: z
+      .object({ text: z.string().min(1).max(100), kinds: z.array(eventKindSchema).max(500), params: z.array(z.string().min(1).max(120)).max(200).optional() })
+      .strict()
+      .optional(),
     before: z.number().int().positive().optional(),
     limit: z.number().int().min(1).max(1000),
   })

@@ -68,6 +68,13 @@ export const firewallAgentParams = {
   'trust.delete': z.object({ target }).strict(),
   /** Extends entries by `days` from the later of now and their end; 0 makes them permanent. A permanent entry stays permanent. */
   'trust.renew': z.object({ ids, days: trustDaysSchema }).strict(),
+  /**
+   * The trust terminal's hold on its address: adds a `terminal` entry or moves its end to the later
+   * of the two. An address another source already lists is left as it is (held: false).
+   */
+  'trust.hold': z.object({ ip: hostAddressSchema, added_by: z.string().max(64), expires_at: z.number().int().positive() }).strict(),
+  /** Ends a terminal's hold: removes the address's entry only if the trust terminal added it. */
+  'trust.release': z.object({ ip: hostAddressSchema }).strict(),
   /** Whether a live entry covers `ip`: what every engine asks before acting on an address. */
   'trust.check': z.object({ ip: hostAddressSchema }).strict(),
 } as const;
@@ -94,6 +101,8 @@ export const firewallAgentResults = {
   'trust.add': z.object({ changed: z.number().int() }),
   'trust.delete': z.object({ changed: z.number().int() }),
   'trust.renew': z.object({ changed: z.number().int() }),
+  'trust.hold': z.object({ held: z.boolean(), expires_at: z.number().int().nullable() }),
+  'trust.release': z.object({ changed: z.number().int() }),
   'trust.check': z.object({ trusted: z.boolean() }),
 } as const;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { languageSchema } from './i18n.ts';
 import { eventCategorySchema } from './events.ts';
+import { secretField } from './panel-actions.ts';
 import { isHostOrIp, isIpAddress } from './validators.ts';
 
 /**
@@ -79,9 +80,9 @@ export const backupRuleInputSchema = z
     ip: text(64).refine((v) => v === '' || isIpAddress(v), 'backup_ip_invalid'),
     port: z.number({ message: 'port_invalid' }).int('port_invalid').min(0, 'port_invalid').max(65535, 'port_invalid'),
     username: text(128),
-    password: z.string().max(256, 'text_too_long'),
+    password: secretField(z.string().max(256, 'text_too_long')),
     access_id: text(256),
-    access_secret: z.string().max(256, 'text_too_long'),
+    access_secret: secretField(z.string().max(256, 'text_too_long')),
     save_path: text(512).refine((v) => !v.split('/').includes('..'), 'backup_path_invalid'),
     remark: text(200),
   })

@@ -5,6 +5,7 @@ import { systemUsersMessages } from './messages/system-users.ts';
 import { systemAlertsMessages } from './messages/system-alerts.ts';
 import { signInCheckMessages } from './messages/sign-in-check.ts';
 import { commonAreasMessages } from './messages/common-areas.ts';
+import { trustTerminalMessages } from './messages/trust-terminal.ts';
 import { tamperMessages } from './messages/tamper.ts';
 import { accountMessages } from './messages/account.ts';
 import { processMessages } from './messages/process.ts';
@@ -163,6 +164,7 @@ const zh = {
   ...systemAlertsMessages.zh,
   ...signInCheckMessages.zh,
   ...commonAreasMessages.zh,
+  ...trustTerminalMessages.zh,
   ...tamperMessages.zh,
   ...accountMessages.zh,
   ...processMessages.zh,
@@ -319,6 +321,7 @@ const en: Record<MessageKey, string> = {
   ...systemAlertsMessages.en,
   ...signInCheckMessages.en,
   ...commonAreasMessages.en,
+  ...trustTerminalMessages.en,
   ...tamperMessages.en,
   ...accountMessages.en,
   ...processMessages.en,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretField } from './panel-actions.ts';
 import { isHostOrIp } from './validators.ts';
 
 /**
@@ -41,7 +42,7 @@ export function isHttpUrl(value: string): boolean {
 }
 
 const text = (max: number) => z.string().trim().max(max, 'text_too_long');
-const secret = z.string().max(256, 'text_too_long');
+const secret = secretField(z.string().max(256, 'text_too_long'));
 const optionalUrl = (message: string) => z.string().trim().max(1024, 'text_too_long').refine((v) => v === '' || isHttpUrl(v), message);
 
 export const alertEmailSchema = z
@@ -92,7 +93,7 @@ export const httpSmsSchema = z
     template: z.string().max(2000, 'text_too_long'),
     header_name: z.string().trim().max(64, 'text_too_long').regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]*$/, 'alert_header_name_invalid'),
     /** Often a token: write-only like the other secrets. */
-    header_value: z.string().max(1024, 'text_too_long').refine((v) => !/[\r\n]/.test(v), 'alert_header_value_invalid'),
+    header_value: secretField(z.string().max(1024, 'text_too_long').refine((v) => !/[\r\n]/.test(v), 'alert_header_value_invalid')),
   })
   .strict();
 

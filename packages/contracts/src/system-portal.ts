@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { areaCodeSchema } from './areas.ts';
 import { parseAddressEntry } from './ip-address.ts';
+import { secretField } from './panel-actions.ts';
 import { isHostOrIp } from './validators.ts';
 
 // Schemas of the portal tab: panel listener, HTTPS, authorized IPs, login policy (GET, POST /system/portal).
@@ -25,13 +26,14 @@ export const reservedEntryNames = ['magapi', 'ws', 'help', 'assets', 'index.html
 /** Letters, digits, `_` and `-`, 6 to 32 of them: short entries are guessed by scanners. */
 export const safeEntryPattern = /^[A-Za-z0-9_-]{6,32}$/;
 
-export const safeEntrySchema = z
+/** The safe entry is as good as a password to whoever reads the log: the log says only that it changed. */
+export const safeEntrySchema = secretField(z
   .string({ message: 'portal_entry_invalid' })
   .trim()
   // A leading slash is what people type ("/abc123"); the stored entry is the name alone.
   .transform((value) => value.replace(/^\/+/, '').replace(/\/+$/, ''))
   .refine((value) => value === '' || safeEntryPattern.test(value), 'portal_entry_invalid')
-  .refine((value) => !(reservedEntryNames as readonly string[]).includes(value.toLowerCase()), 'portal_entry_reserved');
+  .refine((value) => !(reservedEntryNames as readonly string[]).includes(value.toLowerCase()), 'portal_entry_reserved'));
 
 /** A DNS name; an IP address is not a "domain" to bind (the listener's address already is one). */
 export const boundDomainSchema = z

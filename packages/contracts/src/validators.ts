@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretField } from './panel-actions.ts';
 
 /** Panel account names: 4-20 letters, digits, hyphen or underscore; compared case-insensitively. */
 export const accountNamePattern = /^[A-Za-z0-9_-]{4,20}$/;
@@ -11,7 +12,7 @@ export function isValidPassword(value: string): boolean {
   // Printable ASCII only: what a server administrator can type on any keyboard layout.
   return /^[\x21-\x7e]+$/.test(value);
 }
-export const passwordSchema = z.string().refine(isValidPassword, { message: 'password_invalid' });
+export const passwordSchema = secretField(z.string().refine(isValidPassword, { message: 'password_invalid' }));
 
 /** Licence codes look like AAA-BBB; letters are taken in either case and stored upper-case. */
 export const licenceCodePattern = /^[A-Za-z0-9]{3}-[A-Za-z0-9]{3}$/;

@@ -20,6 +20,10 @@ function filterWhere(filter: EventFilter): Where {
     const pattern = containsPattern(filter.keyword.text);
     const any = keywordColumns.map(likeSql);
     const args: Where['args'] = keywordColumns.map(() => pattern);
+    for (const text of filter.keyword.params ?? []) {
+      any.push(likeSql('params'));
+      args.push(containsPattern(text));
+    }
     if (filter.keyword.kinds.length > 0) {
       any.push('kind IN (SELECT value FROM json_each(?))');
       args.push(JSON.stringify(filter.keyword.kinds));

@@ -1,7 +1,7 @@
 import type { EventInput, EventParams, EventRecord, LogSettings } from '@rampart/contracts';
 import { withTransaction, type Db } from '@rampart/sqlite';
 import type { Counters } from './counters.ts';
-import { foldKey, isFoldable, localDayCounter } from './fold.ts';
+import { foldBy, foldKey, isFoldable, localDayCounter } from './fold.ts';
 
 export type LogMode = LogSettings['mode'];
 
@@ -34,10 +34,11 @@ interface Pending {
   event: Queued;
   copies: number;
   foldDay: number | null;
+  foldBy: string;
 }
 
-const columns = 'time, kind, module, level, source, account, ip, params, detail, repeats, fold_day';
-const placeholders = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?';
+const columns = 'time, kind, module, level, source, account, ip, params, detail, repeats, fold_day, fold_by';
+const placeholders = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?';
 /** After a failed write, appends do not retry the flush for this long, and the timer waits as long. */
 const retryAfterMs = 1_000;
 
@@ -62,14 +63,15 @@ export function withDefaults(input: EventInput, now: number): Queued {
 /**
  * Queues events in memory and writes them in one transaction per flush: every `flushIntervalMs`
  * after the first queued event, or at once when `maxBatch` are queued. In simple mode repeats of a
- * foldable kind from one IP on one local day are folded into the day's first row (UPSERT on the
+ * foldable kind from one IP on one local day, equal in the kind's `foldBy` parameters (the attack kind,
+ * the rule), are folded into the day's first row (UPSERT on the
  * fold index); a batch gathers its own repeats first so an attack wave costs one statement per key.
  */
 export function eventWriter(db: Db, counters: Counters, options: EventWriterOptions): EventWriter {
   const insert = db.prepare(`INSERT INTO events (${columns}) VALUES (${placeholders})`);
   const upsert = db.prepare(
     `INSERT INTO events (${columns}) VALUES (${placeholders})
-     ON CONFLICT (fold_day, kind, ip) WHERE fold_day IS NOT NULL DO UPDATE SET repeats = repeats + excluded.repeats + 1
+     ON CONFLICT (fold_day, kind, ip, fold_by) WHERE fold_day IS NOT NULL DO UPDATE SET repeats = repeats + excluded.repeats + 1
      RETURNING id, repeats`,
   );
   const dayOf = localDayCounter();
@@ -99,16 +101,17 @@ export function eventWriter(db: Db, counters: Counters, options: EventWriterOpti
     const groups = new Map<string, Pending>();
     for (const event of batch) {
       if (mode !== 'simple' || !isFoldable(event.kind, event.ip)) {
-        out.push({ event, copies: 1, foldDay: null });
+        out.push({ event, copies: 1, foldDay: null, foldBy: '' });
         continue;
       }
       const day = dayOf(event.time);
-      const key = foldKey(day, event.kind, event.ip);
+      const by = foldBy(event.kind, event.params);
+      const key = foldKey(day, event.kind, event.ip, by);
       const group = groups.get(key);
       if (group) {
         group.copies++;
       } else {
-        const pending: Pending = { event, copies: 1, foldDay: day };
+        const pending: Pending = { event, copies: 1, foldDay: day, foldBy: by };
         groups.set(key, pending);
         out.push(pending);
       }
@@ -119,16 +122,16 @@ export function eventWriter(db: Db, counters: Counters, options: EventWriterOpti
   /** Writes the batch; returns the rows it inserted (not those folded into existing rows). */
   function write(batch: readonly Queued[]): EventRecord[] {
     const stored: EventRecord[] = [];
-    for (const { event: e, copies, foldDay } of rows(batch)) {
+    for (const { event: e, copies, foldDay, foldBy: by } of rows(batch)) {
       const args = [e.time, e.kind, e.module, e.level, e.source, e.account, e.ip, JSON.stringify(e.params), e.detail] as const;
       if (foldDay === null) {
-        const { lastInsertRowid } = insert.run(...args, 0, null);
+        const { lastInsertRowid } = insert.run(...args, 0, null, '');
         stored.push({ id: Number(lastInsertRowid), ...e, repeats: 0 });
         continue;
       }
       // A new row starts with the batch's extra copies; an existing one grows by all of them,
       // so it returns more than `copies - 1`.
-      const row = upsert.get(...args, copies - 1, foldDay);
+      const row = upsert.get(...args, copies - 1, foldDay, by);
       if (Number(row?.['repeats']) === copies - 1) stored.push({ id: Number(row?.['id']), ...e, repeats: copies - 1 });
     }
     counters.add('events', stored.length);

@@ -1,8 +1,18 @@
-import { eventKindDef } from '@rampart/contracts';
+import { eventKindDef, type EventParams } from '@rampart/contracts';
 
 /** Simple log mode folds a kind marked foldable in the catalogue, and only when the event names an IP. */
 export function isFoldable(kind: string, ip: string): boolean {
   return ip !== '' && eventKindDef(kind)?.foldable === true;
+}
+
+/**
+ * What, beside the day, the kind and the IP, keeps folded events apart: the values of the kind's
+ * `foldBy` parameters (the attack kind, the rule, the reason, the site), '' for a kind without any.
+ */
+export function foldBy(kind: string, params: EventParams): string {
+  const names = eventKindDef(kind)?.foldBy;
+  if (!names) return '';
+  return names.map((name) => String(params[name] ?? '')).join('\u0000');
 }
 
 /**
@@ -26,7 +36,7 @@ export function localDayCounter(): (time: number) => number {
   };
 }
 
-/** Key under which one batch gathers repeats before writing them: one day, one kind, one IP. */
-export function foldKey(day: number, kind: string, ip: string): string {
-  return `${day}\u0000${kind}\u0000${ip}`;
+/** Key under which one batch gathers repeats before writing them: one day, one kind, one IP, one `foldBy`. */
+export function foldKey(day: number, kind: string, ip: string, by: string): string {
+  return `${day}\u0001${kind}\u0001${ip}\u0001${by}`;
 }

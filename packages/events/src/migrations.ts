@@ -4,7 +4,9 @@
  *
  * events.fold_day is the local day (yyyymmdd) of a row that simple log mode may fold repeats into,
  * NULL for rows that are never folded (full mode, admin actions, no IP). The partial unique index on
- * (fold_day, kind, ip) is the UPSERT target. Row counts live in `counters`, kept in the same
+ * (fold_day, kind, ip, fold_by) is the UPSERT target; fold_by (migration 2) holds the values of the
+ * kind's `foldBy` parameters (attack kind, rule, reason, site) so different attacks from one IP stay
+ * apart, '' for rows never folded and for rows written before it. Row counts live in `counters`, kept in the same
  * transactions as the rows, so stats stay O(1) on millions of rows.
  */
 export const migrations: readonly string[] = [
@@ -59,5 +61,10 @@ export const migrations: readonly string[] = [
     value INTEGER NOT NULL
   ) STRICT;
   INSERT INTO counters (name, value) VALUES ('events', 0), ('photos', 0);
+  `,
+  `
+  ALTER TABLE events ADD COLUMN fold_by TEXT NOT NULL DEFAULT '';
+  DROP INDEX events_fold;
+  CREATE UNIQUE INDEX events_fold ON events (fold_day, kind, ip, fold_by) WHERE fold_day IS NOT NULL;
   `,
 ];

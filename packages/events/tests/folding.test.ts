@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EventRecord } from '@rampart/contracts';
-import { isFoldable, localDayCounter } from '../src/fold.ts';
-import { admin, day, ev, hour, openTemp, T0 } from './helpers.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { foldBy, isFoldable, localDayCounter } from '../src/fold.ts';
+import { migrations } from '../src/migrations.ts';
+import { admin, day, ev, hour, openTemp, T0, tempPath } from './helpers.ts';
 
 const rows = (store: ReturnType<typeof openTemp>['store']) => store.query({ limit: 1000 }).list.reverse();
 
@@ -32,6 +34,49 @@ describe('simple log mode folding', () => {
       ['10.0.0.1', 'panel.login_locked', T0, 0],
       ['10.0.0.1', 'panel.login_failed', T0 + day, 1],
     ]);
+  });
+
+  it('keeps attack kinds apart: SQL injection, XSS and traversal from one address are three rows', () => {
+    const { store } = openTemp();
+    const attack = (kind: string, site = 'shop') =>
+      ev({ kind: 'website.attack', module: 'website', params: { ip: '10.0.0.1', site, attack: kind, rule: kind } });
+    store.append([attack('sqli'), attack('xss'), attack('sqli'), attack('traversal'), attack('xss')]);
+    store.flush();
+    store.append([attack('sqli'), attack('sqli', 'blog')]);
+    expect(rows(store).map((r) => [r.params['attack'], r.params['site'], r.repeats])).toEqual([
+      ['sqli', 'shop', 2],
+      ['xss', 'shop', 1],
+      ['traversal', 'shop', 0],
+      ['sqli', 'blog', 0],
+    ]);
+  });
+
+  it('keeps the rule or reason of other modules apart', () => {
+    const { store } = openTemp();
+    const blocked = (reason: string) => ev({ kind: 'firewall.blocked', module: 'firewall', params: { ip: '10.0.0.1', reason, minutes: 30 } });
+    const policy = (rule: string) => ev({ kind: 'website.policy_block', module: 'website', params: { ip: '10.0.0.1', site: 'shop', rule } });
+    store.append([blocked('port_scan'), blocked('http_cc'), blocked('port_scan'), policy('cc'), policy('area'), policy('cc')]);
+    expect(rows(store).map((r) => [r.kind, r.params['reason'] ?? r.params['rule'], r.repeats])).toEqual([
+      ['firewall.blocked', 'port_scan', 1],
+      ['firewall.blocked', 'http_cc', 0],
+      ['website.policy_block', 'cc', 1],
+      ['website.policy_block', 'area', 0],
+    ]);
+    expect([foldBy('website.attack', { attack: 'xss', site: 's' }), foldBy('panel.login_failed', { attack: 'xss' })]).toEqual(['xss\u0000s', '']);
+  });
+
+  it('opens a store of the first schema, rows kept, and folds by kind from then on', () => {
+    const path = tempPath();
+    const db = new DatabaseSync(path);
+    db.exec(migrations[0] ?? '');
+    db.exec('PRAGMA user_version = 1');
+    db.prepare(
+      "INSERT INTO events (time, kind, module, level, source, account, ip, params, detail, repeats, fold_day) VALUES (?, 'website.attack', 'website', 'warning', 'gw', '', '10.0.0.1', ?, '', 4, ?)",
+    ).run(T0, JSON.stringify({ attack: 'sqli', site: 'shop' }), localDayCounter()(T0));
+    db.close();
+    const { store } = openTemp({}, path);
+    store.append([ev({ kind: 'website.attack', module: 'website', params: { attack: 'sqli', site: 'shop' } })]);
+    expect(rows(store).map((r) => [r.params['attack'], r.repeats])).toEqual([['sqli', 4], ['sqli', 0]]);
   });
 
   it('splits days at local midnight', () => {

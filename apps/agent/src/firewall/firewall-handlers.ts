@@ -148,6 +148,36 @@ export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, 
         if (renewed.length > 0) await service.listDelta('super', renewed, renewed, netsBefore);
         return { changed: found.length };
       }),
+    'trust.hold': ({ ip, added_by, expires_at }) =>
+      service.serial(async () => {
+        const now = service.now();
+        const netsBefore = lists.nets('super', now);
+        const entry = lists.byAddress('super', ip);
+        if (entry && entry.source !== 'terminal') return { held: false, expires_at: entry.expires_at };
+        if (!entry) {
+          const added = lists.add('super', [ip], { remark: '', addedBy: added_by, expiresAt: expires_at, now, source: 'terminal' });
+          await service.listDelta('super', added, [], netsBefore);
+          return { held: true, expires_at };
+        }
+        // Two terminals behind one address: the entry lasts as long as the later of them needs.
+        const expiresAt = entry.expires_at === null ? null : Math.max(entry.expires_at, expires_at);
+        if (expiresAt !== entry.expires_at) {
+          lists.setExpiry('super', entry.id, expiresAt);
+          const renewed = [{ address: entry.address, isHost: entry.isHost, expires_at: expiresAt }];
+          await service.listDelta('super', renewed, renewed, netsBefore);
+        }
+        return { held: true, expires_at: expiresAt };
+      }),
+    'trust.release': ({ ip }) =>
+      service.serial(async () => {
+        const now = service.now();
+        const netsBefore = lists.nets('super', now);
+        const entry = lists.byAddress('super', ip);
+        if (!entry || entry.source !== 'terminal') return { changed: 0 };
+        const removed = lists.delete('super', [entry.id]);
+        await service.listDelta('super', [], removed, netsBefore);
+        return { changed: removed.length };
+      }),
     'trust.check': async ({ ip }) => ({
       trusted: lists.covering('super', [ip], service.now()).some((entry) => {
         const parsed = parseAddressEntry(entry.address);

@@ -93,6 +93,14 @@ export class ListsRepo {
     });
   }
 
+  /** The row of one address (in any spelling), whole. */
+  byAddress(list: AddressList, address: string): StoredEntry | undefined {
+    const canonical = canonicalEntry(address);
+    if (!canonical) return undefined;
+    const row = this.#db.prepare('SELECT * FROM list_entries WHERE list = ? AND address = ?').get(list, canonical.address);
+    return row ? toStored(row) : undefined;
+  }
+
   setExpiry(list: AddressList, id: number, expiresAt: number | null): void {
     this.#db.prepare('UPDATE list_entries SET expires_at = ? WHERE list = ? AND id = ?').run(expiresAt, list, id);
   }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConsoleContext } from '../context.ts';
 import { findSession, deleteSession, touchSession } from '../db/sessions.ts';
 import { findUserById } from '../db/users.ts';
+import { liveTerminal } from '../services/trust-terminals.ts';
 import { isRegistered } from '../db/registration.ts';
 import { getSetting } from '../db/settings.ts';
 import { hashToken, tokenPattern } from '../security/tokens.ts';
@@ -11,7 +12,7 @@ import { requestLanguage } from './language.ts';
 import type { Access, SessionUser } from './access.ts';
 
 /** The token from `Authorization: Bearer …`, or for the websocket from its subprotocol. */
-function presentedToken(request: FastifyRequest): string | undefined {
+export function presentedToken(request: FastifyRequest): string | undefined {
   const auth = request.headers.authorization;
   if (auth?.startsWith('Bearer ')) return auth.slice(7).trim();
   const protocol = request.headers['sec-websocket-protocol'];
@@ -67,6 +68,12 @@ export function installAccessHook(app: FastifyInstance, ctx: ConsoleContext, dec
     if (!access) return refuse(reply, 404, 'not_found');
     if (!beforeRegistration && !isRegistered(ctx.db, ctx.now())) return refuse(reply, 503, 'not_registered');
     if (access.kind === 'public') return;
+    if (access.kind === 'terminal') {
+      const terminal = liveTerminal(ctx, presentedToken(request));
+      if (!terminal) return refuse(reply, 401, 'terminal_token_invalid');
+      request.terminal = terminal;
+      return;
+    }
     const user = sessionUser(ctx, presentedToken(request));
     if (!user) return refuse(reply, 401, 'unauthorized');
     request.user = user;

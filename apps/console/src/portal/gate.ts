@@ -3,6 +3,8 @@ import type { ConsoleContext } from '../context.ts';
 import { sameText } from '../security/secret-box.ts';
 import { clientAddress, hostName } from './addresses.ts';
 import { portalRuntime, type PortalOptions, type PortalRuntime } from './runtime.ts';
+import { presentedToken } from '../http/access-hook.ts';
+import { liveTerminal } from '../services/trust-terminals.ts';
 
 export const entryCookie = 'rampart_entry';
 
@@ -32,10 +34,20 @@ export function entryCookieHeader(runtime: PortalRuntime, secure: boolean): stri
   return `${entryCookie}=${runtime.gate.entryToken}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
-async function admit(runtime: PortalRuntime, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+/**
+ * A live trust terminal's own calls pass the authorized-IP check: the terminal exists for the moment
+ * its address changes (a new DHCP lease, another office), and its next beat, from the new address,
+ * is what moves the trust there. Its token was earned by a full sign-in from an admitted address and
+ * can do nothing but hold an address (routes/terminal.ts); the entry and the bound domain still apply.
+ */
+function terminalCall(ctx: ConsoleContext, request: FastifyRequest): boolean {
+  return (request.url.split('?')[0] ?? '').startsWith('/magapi/terminal/') && liveTerminal(ctx, presentedToken(request)) !== null;
+}
+
+async function admit(ctx: ConsoleContext, runtime: PortalRuntime, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const gate = runtime.gate;
   // Authorized IPs or areas (loopback and the super whitelist pass inside `passes`).
-  if (gate.authorized.enabled && !(await runtime.passes(clientAddress(request.ip), gate.authorized))) return bare404(reply);
+  if (gate.authorized.enabled && !terminalCall(ctx, request) && !(await runtime.passes(clientAddress(request.ip), gate.authorized))) return bare404(reply);
   // The bound domain: a Host header naming anything else is a stranger probing by address.
   if (gate.domain && hostName(request.headers.host) !== gate.domain) return bare404(reply);
   if (!gate.entry) return undefined;
@@ -65,6 +77,6 @@ async function admit(runtime: PortalRuntime, request: FastifyRequest, reply: Fas
  */
 export function installPortalGate(app: FastifyInstance, ctx: ConsoleContext, options?: PortalOptions): PortalRuntime {
   const runtime = portalRuntime(ctx, options);
-  app.addHook('onRequest', async (request, reply) => admit(runtime, request, reply));
+  app.addHook('onRequest', async (request, reply) => admit(ctx, runtime, request, reply));
   return runtime;
 }

@@ -124,13 +124,14 @@ export class PortalRuntime {
     if (!authorized.enabled || isLoopback(ip)) return true;
     if (authorized.entries.some((entry) => entryCovers(entry, ip))) return true;
     if (authorized.areas.length > 0) {
-      const areas = this.#areasOf(ip);
+      const areas = this.areasOf(ip);
       if (authorized.areas.some((code) => areas.includes(code))) return true;
     }
     return (await this.#trustedEntries()).some((entry) => entry.kind !== 'any' && entryCovers(entry, ip));
   }
 
-  #areasOf(ip: string): string[] {
+  /** Country and province codes of `ip` (empty when the geo-IP data is missing). */
+  areasOf(ip: string): string[] {
     if (this.#areaOf === undefined) this.#areaOf = this.#openGeo();
     try {
       return this.#areaOf ? this.#areaOf(ip) : [];

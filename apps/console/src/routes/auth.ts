@@ -1,6 +1,6 @@
 import {
   noQuerySchema, emptyBodySchema, loginBodySchema, setPasswordBodySchema, permissionsOf, productName, sendCodeBodySchema, totpObjectId,
-  translate, verifyBodySchema, type LoginChallenge, type LoginConfig, type LoginResult, type SendCodeResult,
+  translate, verifyBodySchema, type LoginChallenge, type LoginConfig, type LoginResult, type SendCodeResult, type SignInClient,
 } from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,6 +15,7 @@ import { isRegistered } from '../db/registration.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../security/passwords.ts';
 import { hashToken, newToken } from '../security/tokens.ts';
 import { afterSignIn } from '../services/after-sign-in.ts';
+import { signInTerminal } from '../services/terminal-sign-in.ts';
 import { verificationChannels } from '../services/verification-channels.ts';
 import { isLoopback, needsVerification } from '../sign-in/check-policy.ts';
 import { codeLifeMs, maxSends, maxTries, PendingTickets, resendAfterMs, type PendingSignIn } from '../sign-in/tickets.ts';
@@ -25,6 +26,11 @@ import { markVerified } from '../sign-in/verified-today.ts';
 
 /** Sign-in attempts per IP per minute, on top of the per-day lock-out. */
 const signInRateLimit = { max: 20, timeWindow: '1 minute' };
+
+/** `other` accounts sign in only through the trust terminal, never the console; every account may use the terminal. */
+function mayUse(user: UserRow, client: SignInClient): boolean {
+  return client === 'terminal' || permissionsOf(user.role).length > 0;
+}
 
 type SignInEvent = 'panel.login_ok' | 'panel.login_failed' | 'panel.login_locked' | 'panel.login_check_skipped';
 
@@ -50,7 +56,11 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
   };
 
   /** Password (and verification, when asked) done: a session, and whatever follows a sign-in. */
-  const completeSignIn = async (request: FastifyRequest, user: UserRow, now: number): Promise<LoginResult> => {
+  const completeSignIn = async (request: FastifyRequest, user: UserRow, now: number, client: SignInClient): Promise<LoginResult> => {
+    if (client === 'terminal') {
+      clearFailures(ctx.db, request.ip, now);
+      return signInTerminal(ctx, request, user, now);
+    }
     const token = newToken();
     const timeout = getSetting(ctx.db, 'session_timeout');
     const expiresAt = timeout > 0 ? now + timeout * 60_000 : null;
@@ -72,7 +82,7 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
   /** The account a ticket stands for, if it may still sign in (not deleted, disabled or demoted meanwhile). */
   const accountOf = (pending: PendingSignIn) => {
     const user = findUserById(ctx.db, pending.userId);
-    return user && user.status === 1 && permissionsOf(user.role).length > 0 ? user : undefined;
+    return user && user.status === 1 && mayUse(user, pending.client) ? user : undefined;
   };
 
   app.get('/login', { config: { access: publicAccess, beforeRegistration: true }, schema: { querystring: noQuerySchema } }, async (request) => {
@@ -88,6 +98,7 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
     { config: { access: publicAccess, rateLimit: signInRateLimit }, schema: { body: loginBodySchema } },
     async (request) => {
       const { username, password } = request.body;
+      const client = request.body.client ?? 'console';
       const now = ctx.now();
       if (lockedOut(request.ip, now)) {
         record(request, username, 'panel.login_locked', 'critical');
@@ -104,14 +115,13 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
         return locked ? failure(request, 'login_locked') : failure(request, 'login_failed_left', { left });
       }
       if (user.status !== 1) return failure(request, 'account_disabled');
-      // `other` accounts sign in only through the trusted terminal, never the console.
-      if (permissionsOf(user.role).length === 0) return failure(request, 'no_permission');
+      if (!mayUse(user, client)) return failure(request, 'login_terminal_only');
 
       if (needsVerification(ctx.db, user.id, request.ip, now)) {
         const objects = verificationChannels(ctx).list();
         const totp = findTotp(ctx.db, user.id)?.active === true;
         if (objects.length > 0 || totp) {
-          const { ticket, expiresIn } = tickets.issue(user.id, request.ip, now);
+          const { ticket, expiresIn } = tickets.issue(user.id, request.ip, now, client);
           const challenge: LoginChallenge = { verify: true, ticket, expires_in: expiresIn, objects, totp };
           return ok(request, challenge);
         }
@@ -125,7 +135,7 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
         }
         record(request, user.username, 'panel.login_check_skipped', 'warning');
       }
-      return ok(request, await completeSignIn(request, user, now));
+      return ok(request, await completeSignIn(request, user, now, client));
     },
   );
 
@@ -215,7 +225,7 @@ export const authRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async 
       // Marked in every mode: loose reads it, strict ignores it, and switching strict → loose
       // later the same day does not ask again from an IP that has just proved itself.
       markVerified(ctx.db, user.id, request.ip, now);
-      return ok(request, await completeSignIn(request, user, now));
+      return ok(request, await completeSignIn(request, user, now, pending.client));
     },
   );
 

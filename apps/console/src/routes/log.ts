@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import {
-  archiveQuerySchema, emptyBodySchema, eventLevels, eventModules, kindsMatching, logDownloadQuerySchema, downloadJobQuerySchema,
+  archiveQuerySchema, emptyBodySchema, eventLevels, eventModules, kindsMatching, logDownloadQuerySchema, downloadJobQuerySchema, panelActionsMatching,
   logPeriods, logSystemQuerySchema, noQuerySchema, renderEvent, type EventQuery, type Language, type EventRecord, type LogRow,
 } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,7 +19,7 @@ export function eventFilters(filters: Filters, lang: Language, now: number): Dow
   if (filters.module) query.module = filters.module;
   if (filters.level) query.level = filters.level;
   if (filters.ip) query.ip = filters.ip;
-  if (filters.keyword) query.keyword = { text: filters.keyword, kinds: kindsMatching(filters.keyword, lang) };
+  if (filters.keyword) query.keyword = { text: filters.keyword, kinds: kindsMatching(filters.keyword, lang), params: panelActionsMatching(filters.keyword, lang) };
   return query;
 }
 

@@ -6,12 +6,15 @@ import {
   trustIdsQuerySchema,
   trustListQuerySchema,
   trustRenewBodySchema,
+  terminalIdQuerySchema,
 } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { getSetting, setSetting } from '../db/settings.ts';
 import { perm } from '../http/access.ts';
 import { failure, ok } from '../http/reply.ts';
+import { deleteTerminal, findTerminal, listTerminals } from '../db/trust-terminals.ts';
+import { recordTerminalEvent, releaseAddress, rowOf } from '../services/trust-terminals.ts';
 
 const dayMs = 86_400_000;
 
@@ -66,6 +69,24 @@ export const systemTrustRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod =>
       if (changed === 0) return failure(request, 'trust_not_found');
       ctx.policy.changed();
       return ok(request, { changed }, 'trust_renewed');
+    },
+  );
+
+  /* Trust terminals (routes/terminal.ts): who holds which address, and ending one. */
+  app.get('/system/trust/terminals', { config: { access: perm('system', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
+    const now = ctx.now();
+    return ok(request, { list: listTerminals(ctx.db).map((row) => rowOf(ctx, row, now)) });
+  });
+  app.post(
+    '/system/trust/terminals/end',
+    { config: { access: perm('system', 'delete'), audit: false }, schema: { querystring: terminalIdQuerySchema, body: emptyBodySchema } },
+    async (request) => {
+      const terminal = findTerminal(ctx.db, request.query.id);
+      if (!terminal) return failure(request, 'terminal_not_found');
+      await releaseAddress(ctx, terminal, ctx.now());
+      deleteTerminal(ctx.db, terminal.id);
+      recordTerminalEvent(ctx, 'terminal.ended', terminal, 'info', { by: request.user!.username });
+      return ok(request, undefined, 'terminal_ended_by_admin');
     },
   );
 

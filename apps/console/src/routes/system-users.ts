@@ -16,13 +16,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { transaction } from '../db/database.ts';
 import { deleteSession, deleteUserSessions, findLiveSessionByPublicId, listOnlineSessions, onlineUserIds, sessionPublicId } from '../db/sessions.ts';
+import { endTerminals, terminalsOf } from '../services/trust-terminals.ts';
 import { countEnabledAdmins, createUser, deleteUser, findUserById, findUserByName, listUsers, updateUser, type UserChange, type UserRow } from '../db/users.ts';
 import { perm } from '../http/access.ts';
 import { failure, ok } from '../http/reply.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { lockOutProblem } from '../services/account-rules.ts';
 import { describeUserAgent } from '../services/user-agent.ts';
-import { installAccountAudit, noteTarget } from './system-users-audit.ts';
 
 /** Thrown inside a transaction to refuse the change with a message (rolls it back). */
 class Refusal extends Error {
@@ -50,8 +50,6 @@ const isUniqueViolation = (e: unknown) => e instanceof Error && /UNIQUE constrai
  * (live sessions) with sign-out. Only roles holding `system` reach it (the administrator).
  */
 export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => async (app) => {
-  installAccountAudit(app, ctx);
-
   /** Ends every session of an account at once: its next request is a 401, its websocket closes. */
   const endSessions = (userId: number) => {
     deleteUserSessions(ctx.db, userId);
@@ -77,10 +75,9 @@ export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
 
   app.post(
     '/system/user',
-    { config: { access: perm('system', 'add'), audit: false }, schema: { querystring: noQuerySchema, body: panelAccountAddBodySchema } },
+    { config: { access: perm('system', 'add') }, schema: { querystring: noQuerySchema, body: panelAccountAddBodySchema } },
     async (request) => {
       const body = request.body;
-      noteTarget(request, `${body.username} (${body.role}, status=${body.status})`);
       try {
         checkNameFree(body.username);
         const passwordHash = await hashPassword(body.password);
@@ -100,17 +97,13 @@ export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
 
   app.post(
     '/system/user_edit',
-    { config: { access: perm('system', 'edit'), audit: false }, schema: { querystring: panelAccountUidQuerySchema, body: panelAccountEditBodySchema } },
+    { config: { access: perm('system', 'edit') }, schema: { querystring: panelAccountUidQuerySchema, body: panelAccountEditBodySchema } },
     async (request) => {
       const uid = request.query.uid;
       const body = request.body;
       const me = request.user!;
       const before = findUserById(ctx.db, uid);
       if (!before) return failure(request, 'user_not_found');
-      // Which fields changed, for the event log; never the password itself.
-      const changed: string[] = (['username', 'role', 'status', 'remark'] as const).filter((k) => body[k] !== undefined && body[k] !== before[k]);
-      if (body.password) changed.push('password');
-      noteTarget(request, `${before.username} [${changed.join(', ')}]`);
 
       /** Everything the edit is refused for, from the account as it is now. */
       const check = (current: UserRow) => {
@@ -123,6 +116,7 @@ export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
         check(before);
         // Blank keeps the stored password.
         const passwordHash = body.password ? await hashPassword(body.password) : undefined;
+        const terminals = terminalsOf(ctx, uid);
         const ended = transaction(ctx.db, () => {
           // Read and checked again after the (slow) hashing, inside the write.
           const current = findUserById(ctx.db, uid);
@@ -134,7 +128,10 @@ export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
           // again — the caller too when it changes its own password here (as POST /setpwd does).
           return passwordHash !== undefined || (body.role !== undefined && body.role !== current.role) || (body.status === 0 && current.status === 1);
         });
-        if (ended) endSessions(uid);
+        if (ended) {
+          endSessions(uid);
+          await endTerminals(ctx, terminals, me.username);
+        }
         const online = onlineUserIds(ctx.db, ctx.now(), ctx.hub.connectedTokens());
         return ok(request, view(findUserById(ctx.db, uid)!, online, me.id), 'saved');
       } catch (e) {
@@ -147,20 +144,22 @@ export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
 
   app.post(
     '/system/user_delete',
-    { config: { access: perm('system', 'delete'), audit: false }, schema: { querystring: panelAccountUidQuerySchema, body: emptyBodySchema } },
+    { config: { access: perm('system', 'delete') }, schema: { querystring: panelAccountUidQuerySchema, body: emptyBodySchema } },
     async (request) => {
       const uid = request.query.uid;
+      // Read before the account goes: its terminal rows go with it (ON DELETE CASCADE), its held addresses not.
+      const terminals = terminalsOf(ctx, uid);
       try {
         const removed = transaction(ctx.db, () => {
           const target = findUserById(ctx.db, uid);
           if (!target) throw new Refusal('user_not_found');
-          noteTarget(request, target.username);
           const problem = lockOutProblem(request.user!.id, target, 'deleted', countEnabledAdmins(ctx.db));
           if (problem) throw new Refusal(problem);
           deleteUser(ctx.db, uid);
           return target;
         });
         endSessions(removed.id);
+        await endTerminals(ctx, terminals, request.user!.username);
         return ok(request, undefined, 'user_deleted');
       } catch (e) {
         if (e instanceof Refusal) return refusal(request, e);
@@ -186,11 +185,10 @@ export const systemUserRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => 
   // asks first); the answer still arrives, the next call is a 401.
   app.post(
     '/system/user/online/logout',
-    { config: { access: perm('system', 'delete'), audit: false }, schema: { querystring: onlineTerminalIdQuerySchema, body: emptyBodySchema } },
+    { config: { access: perm('system', 'delete') }, schema: { querystring: onlineTerminalIdQuerySchema, body: emptyBodySchema } },
     async (request) => {
       const session = findLiveSessionByPublicId(ctx.db, request.query.id, ctx.now());
       if (!session) return failure(request, 'user_session_not_found');
-      noteTarget(request, `${session.username} @ ${session.ip}`);
       deleteSession(ctx.db, session.token_hash);
       ctx.hub.closeWhere((c) => c.tokenHash === session.token_hash);
       return ok(request, undefined, 'user_session_ended');

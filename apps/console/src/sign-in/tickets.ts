@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { SignInClient } from '@rampart/contracts';
 
 /*
  * Pending sign-ins: what a right password earns when the check mode asks for verification. A
@@ -22,6 +23,8 @@ const maxTickets = 10_000;
 
 export interface PendingSignIn {
   userId: number;
+  /** What the sign-in is for: a console session or a trust terminal token. */
+  client: SignInClient;
   ip: string;
   expiresAt: number;
   tries: number;
@@ -36,11 +39,11 @@ const digestOf = (ticket: string) => createHash('sha256').update(ticket).digest(
 export class PendingTickets {
   readonly #tickets = new Map<string, PendingSignIn>();
 
-  issue(userId: number, ip: string, now: number): { ticket: string; expiresIn: number } {
+  issue(userId: number, ip: string, now: number, client: SignInClient = 'console'): { ticket: string; expiresIn: number } {
     this.#sweep(now);
     const ticket = randomBytes(32).toString('base64url');
     this.#tickets.set(digestOf(ticket), {
-      userId, ip, expiresAt: now + ticketLifeMs, tries: 0, sends: 0, lastSentAt: null, code: null, key: randomBytes(32),
+      userId, client, ip, expiresAt: now + ticketLifeMs, tries: 0, sends: 0, lastSentAt: null, code: null, key: randomBytes(32),
     });
     return { ticket, expiresIn: ticketLifeMs / 1000 };
   }

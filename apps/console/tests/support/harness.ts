@@ -33,7 +33,7 @@ export interface Harness {
  * A console on a real SQLite file, a real agent on a real Unix socket, and a real licence
  * authority over real HTTP on loopback — all in a temp dir. `clock.now` drives the console's time.
  */
-export async function startHarness(options: { agent?: boolean; deviceId?: string } = {}): Promise<Harness> {
+export async function startHarness(options: { agent?: boolean; deviceId?: string; /** The built web app, for browser tests on the test clock. */ webDir?: string } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'rampart-console-'));
   const executed: string[] = [];
   const socketPath = join(dir, 'agent.sock');
@@ -59,7 +59,7 @@ export async function startHarness(options: { agent?: boolean; deviceId?: string
   const licenceUrl = `http://127.0.0.1:${(authority.server.address() as { port: number }).port}`;
   const console = await buildConsole({
     db: join(dir, 'panel.db'), agent: agentClient, licenceUrl, deviceId: () => options.deviceId ?? deviceA,
-    now: () => clock.now, background: false, webDir: join(dir, 'no-web'),
+    now: () => clock.now, background: false, webDir: options.webDir ?? join(dir, 'no-web'),
   });
   const app = console.app;
 

@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { Code, type Envelope } from '@rampart/contracts';
-import { i18next } from '../i18n/index.ts';
+import { changeLanguage, i18next } from '../i18n/index.ts';
 import { Markup } from '../components/Markup.tsx';
 import { getStoredLanguage, isLanguage, storeLanguage } from '../storage/language.ts';
 import { ApiError } from './errors.ts';
@@ -28,7 +28,7 @@ export function isEnvelope(body: unknown): body is Envelope {
 export function adoptLanguage(lang: unknown): void {
   if (!isLanguage(lang) || lang === getStoredLanguage()) return;
   storeLanguage(lang);
-  void i18next.changeLanguage(lang);
+  changeLanguage(lang);
 }
 
 /** Closes a self-closing modal after `ms`. */

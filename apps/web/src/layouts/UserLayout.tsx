@@ -1,4 +1,4 @@
-import { Flex, Layout, Typography, theme } from 'antd';
+import { Flex, Layout, theme } from 'antd';
 import { Navigate, Outlet } from 'react-router-dom';
 import { productName } from '@rampart/contracts';
 import { LanguageSwitch } from '../components/LanguageSwitch.tsx';
@@ -14,9 +14,15 @@ export function UserLayout() {
         <LanguageSwitch />
       </Flex>
       <Flex vertical align="center" style={{ flex: 1, padding: '24px 16px' }}>
-        <Typography.Title level={2} style={{ marginBottom: 24 }}>
+        {/* A level-2 heading in antd's Typography style, without Typography's code (the sign-in page stays small). */}
+        <h2
+          style={{
+            marginBottom: 24, color: token.colorTextHeading, fontWeight: token.fontWeightStrong,
+            fontSize: token.fontSizeHeading2, lineHeight: token.lineHeightHeading2,
+          }}
+        >
           {productName}
-        </Typography.Title>
+        </h2>
         <div style={{ width: '100%', maxWidth: 420 }}>
           <Outlet />
         </div>

@@ -44,6 +44,12 @@ const enUS = {
     request_failed: 'Request failed',
     not_a_file: 'The server answered without the file',
   },
+  help: {
+    open: 'Help',
+    title: 'Help: {{section}}',
+    settings: 'What the settings mean',
+    recover: 'How to recover',
+  },
   page: {
     login: 'Sign in',
     register: 'Software registration',
@@ -326,6 +332,9 @@ const enUS = {
     not_connected: 'The protection service is not connected',
     not_connected_hint: 'The console cannot reach the agent, so there are no figures to show. Protection status comes back when the agent answers.',
     reboot_server: 'Reboot server',
+    trust_terminal: 'Trust terminal',
+    trust_terminal_intro: 'Keeps your computer\'s address trusted while it runs, so this server\'s own protection never locks you out when your address changes. Nothing to install: open this page on your computer and sign in (accounts of role "other" can use only this).',
+    trust_terminal_cli: 'On a jump host or in a script (Node.js 24; if the panel has a safe entry, add it to the address):',
     restart_software: 'Restart software',
     reboot_confirm: 'Reboot the server now? Every service on it stops for a while.',
     restart_confirm: 'Restart the software now? The console is unavailable for a few seconds.',

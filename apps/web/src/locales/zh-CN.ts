@@ -45,6 +45,12 @@ const zhCN: LocaleTexts = {
     request_failed: '请求失败',
     not_a_file: '服务器没有返回文件',
   },
+  help: {
+    open: '帮助',
+    title: '帮助：{{section}}',
+    settings: '各项设置的含义',
+    recover: '如何恢复',
+  },
   page: {
     login: '登录',
     register: '软件注册',
@@ -325,6 +331,9 @@ const zhCN: LocaleTexts = {
     not_connected: '防护服务未连接',
     not_connected_hint: '控制台无法连接防护代理，因此没有可显示的数据。代理恢复响应后将显示防护状态。',
     reboot_server: '重启服务器',
+    trust_terminal: '信任终端',
+    trust_terminal_intro: '运行期间让你电脑的地址保持被信任：地址变化时也不会被本服务器自己的防护拦在门外。无需安装：在你的电脑上打开下面的页面并登录即可（角色为“其他”的账号只能使用它）。',
+    trust_terminal_cli: '在跳板机或脚本中（需 Node.js 24；面板设有安全入口时，在地址后加上入口路径）：',
     restart_software: '重启软件',
     reboot_confirm: '确定现在重启服务器吗？服务器上的所有服务将暂时停止。',
     restart_confirm: '确定现在重启软件吗？控制台将有几秒钟不可用。',

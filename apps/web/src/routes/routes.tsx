@@ -1,7 +1,8 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { hiddenPages, sections, tabPermission, type SectionDef } from '@rampart/contracts';
 import { PageLoading } from '../components/PageLoading.tsx';
-import { ErrorPage } from '../pages/errors/ErrorPage.tsx';
+import { ReloadNotice } from '../pages/errors/ReloadNotice.tsx';
 import { tabPage } from '../pages/tabPages.ts';
 import { LandingRedirect } from './LandingRedirect.tsx';
 import { RequirePermission } from './RequirePermission.tsx';
@@ -15,6 +16,23 @@ import { titled } from './title.ts';
  * Pages are loaded lazily so the sign-in page does not carry the signed-in console; tabs with a page
  * of their own are listed in pages/tabPages.ts, the rest show the placeholder.
  */
+
+/*
+ * The error pages too: antd's Result brings large illustrations (about 11 KB of gzip) the sign-in page
+ * does not need. If their chunk cannot load either (the app was upgraded under an open tab), a plain
+ * notice offers a reload.
+ */
+const ErrorPage = lazy(() =>
+  import('../pages/errors/ErrorPage.tsx').then((m) => ({ default: m.ErrorPage }), () => ({ default: ReloadNotice })),
+);
+
+function ErrorScreen({ status }: { status: 403 | 404 | 500 }) {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <ErrorPage status={status} />
+    </Suspense>
+  );
+}
 
 function RootShell() {
   return (
@@ -77,7 +95,7 @@ export function buildRoutes(): RouteObject[] {
       // Lazy routes resolve after the first render; show a spinner meanwhile.
       HydrateFallback: PageLoading,
       // A page that fails to load or render (e.g. a chunk missing after an upgrade) shows the 500 page.
-      errorElement: <ErrorPage status={500} />,
+      errorElement: <ErrorScreen status={500} />,
       children: [
         {
           path: '/user',
@@ -88,9 +106,9 @@ export function buildRoutes(): RouteObject[] {
             { path: 'register', handle: titled('page.register'), lazy: () => import('../pages/register/RegisterPage.tsx').then((m) => ({ Component: m.RegisterPage })) },
           ],
         },
-        { path: '/403', handle: titled('page.403'), element: <ErrorPage status={403} /> },
-        { path: '/404', handle: titled('page.404'), element: <ErrorPage status={404} /> },
-        { path: '/500', handle: titled('page.500'), element: <ErrorPage status={500} /> },
+        { path: '/403', handle: titled('page.403'), element: <ErrorScreen status={403} /> },
+        { path: '/404', handle: titled('page.404'), element: <ErrorScreen status={404} /> },
+        { path: '/500', handle: titled('page.500'), element: <ErrorScreen status={500} /> },
         {
           path: '/',
           lazy: () => import('../layouts/SignedInShell.tsx').then((m) => ({ Component: m.SignedInShell })),

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { BasicModuleActions } from './BasicModuleActions.tsx';
 import { HostFigures } from './HostFigures.tsx';
 import { PowerActions } from './PowerActions.tsx';
+import { TrustTerminalButton } from './TrustTerminalButton.tsx';
+import { HelpButton } from '../help/HelpButton.tsx';
 import { RateFigures } from './RateFigures.tsx';
 import { StatusFigures } from './StatusFigures.tsx';
 import { useHomeIndex } from './useHomeIndex.ts';
@@ -36,10 +38,11 @@ export function DashboardPage() {
       ) : (
         <Alert type="warning" showIcon title={t('dashboard.not_connected')} description={t('dashboard.not_connected_hint')} data-testid="dash-not-connected" />
       )}
-      <Card size="small" title={t('dashboard.modules')}>
+      <Card size="small" title={t('dashboard.modules')} extra={<HelpButton section="dashboard" />}>
         <Space orientation="vertical" style={{ width: '100%' }}>
           <BasicModuleActions />
           <PowerActions />
+          <TrustTerminalButton />
         </Space>
       </Card>
     </Space>

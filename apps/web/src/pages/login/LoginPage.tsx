@@ -1,7 +1,7 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Button, Card, Checkbox, Flex, Form, Input } from 'antd';
+import { Button, Checkbox, Flex, Form, Input, Spin } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type { LoginChallenge, LoginResult, UserInfo } from '@rampart/contracts';
@@ -10,8 +10,12 @@ import { isChallenge, signIn } from '../../api/sign-in-check.ts';
 import { afterSignIn } from '../../routes/paths.ts';
 import { userInfoKey } from '../../session/useUserInfo.ts';
 import { setToken } from '../../storage/token.ts';
+import { AuthCard } from '../../components/AuthCard.tsx';
 import { ForgotPassword } from './ForgotPassword.tsx';
-import { VerificationStep } from './VerificationStep.tsx';
+
+// Only some consoles ask for a second step: its code (and the schemas and controls it brings) loads
+// when a challenge arrives, so the sign-in page's JavaScript stays small.
+const VerificationStep = lazy(() => import('./VerificationStep.tsx').then((m) => ({ default: m.VerificationStep })));
 
 interface Fields {
   username: string;
@@ -63,21 +67,23 @@ export function LoginPage() {
 
   if (challenge) {
     return (
-      <Card title={t('sign_in_check.step_title')}>
-        <VerificationStep
-          challenge={challenge.challenge}
-          onSignedIn={(result) => void enter(result, challenge.remember).catch(() => undefined)}
-          onBack={() => {
-            setLastUsername(challenge.username);
-            setChallenge(null);
-          }}
-        />
-      </Card>
+      <AuthCard title={t('sign_in_check.step_title')}>
+        <Suspense fallback={<Flex justify="center"><Spin /></Flex>}>
+          <VerificationStep
+            challenge={challenge.challenge}
+            onSignedIn={(result) => void enter(result, challenge.remember).catch(() => undefined)}
+            onBack={() => {
+              setLastUsername(challenge.username);
+              setChallenge(null);
+            }}
+          />
+        </Suspense>
+      </AuthCard>
     );
   }
 
   return (
-    <Card title={t('login.title')}>
+    <AuthCard title={t('login.title')}>
       <Form<Fields> layout="vertical" initialValues={{ remember: false, username: lastUsername }} onFinish={(v) => void onFinish(v)} data-testid="login-form">
         <Form.Item name="username" label={t('login.username')} rules={[{ required: true, whitespace: true, message: t('login.username_required') }]}>
           <Input prefix={<UserOutlined />} autoComplete="username" data-testid="login-username" />
@@ -100,6 +106,6 @@ export function LoginPage() {
           </Link>
         </Flex>
       </Form>
-    </Card>
+    </AuthCard>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Card, Flex, Form, Result, App } from 'antd';
+import { Button, Flex, Form, Result, App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { RegisterResult } from '@rampart/contracts';
 import { registerLicence } from '../../api/endpoints.ts';
 import { isApiError } from '../../api/errors.ts';
+import { AuthCard } from '../../components/AuthCard.tsx';
 import { testId } from '../../utils/testId.ts';
 import { LicenceKeyFields } from './LicenceKeyFields.tsx';
 import { RegisterSuccess } from './RegisterSuccess.tsx';
@@ -75,7 +76,7 @@ export function RegisterPage() {
   }
 
   return (
-    <Card title={t('register.title')}>
+    <AuthCard title={t('register.title')}>
       <Form<Fields> form={form} layout="vertical" onFinish={(v) => void submit(v.key.trim(), false)} data-testid="register-form">
         <LicenceKeyFields testIdPrefix="register" />
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="register-submit">
@@ -85,6 +86,6 @@ export function RegisterPage() {
           <Link to="/user/login">{t('register.back_login')}</Link>
         </Flex>
       </Form>
-    </Card>
+    </AuthCard>
   );
 }

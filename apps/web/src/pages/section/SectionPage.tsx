@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import type { SectionDef } from '@rampart/contracts';
 import { useUserInfo } from '../../session/useUserInfo.ts';
+import { HelpButton } from '../help/HelpButton.tsx';
 import { allowedTabs } from './allowedTabs.ts';
 import { ModuleSwitch } from './ModuleSwitch.tsx';
 import { NotInBuild } from './NotInBuild.tsx';
@@ -29,9 +30,12 @@ export function SectionPage({ section }: { section: SectionDef }) {
   return (
     <Card data-testid={`section-${section.key}`}>
       <Flex justify="space-between" align="center" gap={16}>
-        <Typography.Title level={3} style={{ margin: 0 }} data-testid="page-title">
-          {t(`menu.${section.key}`)}
-        </Typography.Title>
+        <Flex align="center" gap={8}>
+          <Typography.Title level={3} style={{ margin: 0 }} data-testid="page-title">
+            {t(`menu.${section.key}`)}
+          </Typography.Title>
+          <HelpButton section={section.key} />
+        </Flex>
         {section.module && <ModuleSwitch module={section.module} permission={section.permission} />}
       </Flex>
       <Tabs

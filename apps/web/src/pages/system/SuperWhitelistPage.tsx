@@ -11,6 +11,7 @@ import { defaultPageSize, type PageQuery } from '../firewall/api.ts';
 import { useClampPage, useNow } from '../firewall/forms.ts';
 import { KeywordSearch, PagedSelectableTable, SelectedCount } from '../firewall/parts.tsx';
 import { TrustAutoCard } from './TrustAutoCard.tsx';
+import { TrustTerminalsCard } from './TrustTerminalsCard.tsx';
 import { TrustAddModal, TrustRenewModal } from './TrustModals.tsx';
 import { deleteTrust, fetchTrust, trustKey } from './trustApi.ts';
 
@@ -100,6 +101,7 @@ export function SuperWhitelistPage() {
     <Flex vertical gap={16} data-testid="trust-page">
       <Typography.Paragraph type="secondary" style={{ margin: 0 }}>{t('sys_trust.hint')}</Typography.Paragraph>
       <TrustAutoCard />
+      <TrustTerminalsCard />
       <Flex justify="space-between" align="center" wrap gap={12}>
         <Space wrap>
           {canAdd && (

@@ -1,4 +1,4 @@
-import type { CommonArea, CommonAreaInput, FirewallChange, SuperWhitelistEntry, TrustAutoAdd } from '@rampart/contracts';
+import type { CommonArea, CommonAreaInput, FirewallChange, SuperWhitelistEntry, TerminalRow, TrustAutoAdd } from '@rampart/contracts';
 import { get, post } from '../../api/http.ts';
 import type { Paged, PageQuery } from '../firewall/api.ts';
 
@@ -22,3 +22,7 @@ export const saveTrustAuto = (body: TrustAutoAdd) => post<TrustAutoAdd>('/system
 export const fetchAreas = (q: PageQuery) => get<Paged<CommonArea>>('/system/areas', { query: pageParams(q) });
 export const saveArea = (area: CommonAreaInput) => post<FirewallChange & { id: number | null }>('/system/areas', area);
 export const deleteAreas = (ids: readonly number[]) => post<{ changed: number }>('/system/areas_delete', undefined, { query: { id: ids.join(',') } });
+
+export const terminalsKey = ['system', 'trust', 'terminals'] as const;
+export const fetchTrustTerminals = () => get<{ list: TerminalRow[] }>('/system/trust/terminals');
+export const endTrustTerminal = (id: number) => post<undefined>('/system/trust/terminals/end', undefined, { query: { id } });
