@@ -120,6 +120,8 @@ describe('Rampart in a real browser', () => {
       ['tamper/index', 'tamper', 'rampart-guard --unload'],
     ] as const) {
       await page.goto(`${product.base}/#/${path}`);
+      // A hash change: the previous section stays on screen until the router has switched.
+      await page.waitForSelector(id(`section-${section}`));
       await page.click(id('help-open'));
       await expect.poll(() => page.textContent(id(`help-${section}`))).toContain(words);
       await page.keyboard.press('Escape');

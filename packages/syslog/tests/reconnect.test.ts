@@ -93,25 +93,50 @@ describe('a receiver that is down', () => {
 
   it('backs off between attempts, doubling up to the maximum', async () => {
     const port = await freePort('tcp', '127.0.0.1');
-    const attempts: number[] = [];
-    const sender = createSender({ host: '127.0.0.1', port, transport: 'tcp' }, { initialBackoffMs: 100, maxBackoffMs: 400, onError: () => attempts.push(performance.now()) });
-    closers.push(() => sender.close());
-    await until(() => attempts.length >= 5, 5_000);
-    const gaps = attempts.slice(1, 5).map((t, i) => t - (attempts[i] as number));
-    // 100, 200, 400, 400 ms, give or take the timer's and the connect's own latency.
-    for (const [gap, wanted] of gaps.map((g, i) => [g, [100, 200, 400, 400][i] as number])) {
-      expect(gap).toBeGreaterThanOrEqual((wanted as number) - 5);
-      expect(gap).toBeLessThan((wanted as number) + 250);
+    const wanted = [100, 200, 400, 400];
+    const gapsOfOneRun = async (): Promise<number[]> => {
+      const attempts: number[] = [];
+      const sender = createSender({ host: '127.0.0.1', port, transport: 'tcp' }, { initialBackoffMs: 100, maxBackoffMs: 400, onError: () => attempts.push(performance.now()) });
+      closers.push(() => sender.close());
+      await until(() => attempts.length >= 5, 5_000);
+      await sender.close();
+      expect(attempts.length).toBeGreaterThanOrEqual(5);
+      return attempts.slice(1, 5).map((t, i) => t - (attempts[i] as number));
+    };
+    // 100, 200, 400, 400 ms, give or take the timer's and the connect's own latency. A busy machine only
+    // makes a gap longer (a late timer: one run on 2 loaded cores had a gap 312 ms over), so the lower
+    // bounds hold in every run, and the upper bounds are held to the best of up to three runs; a wrong
+    // back-off is wrong in all three.
+    const runs: number[][] = [];
+    let fits = false;
+    for (let run = 0; run < 3 && !fits; run++) {
+      const gaps = await gapsOfOneRun();
+      runs.push(gaps);
+      for (const [i, gap] of gaps.entries()) expect(gap, `gap ${i}`).toBeGreaterThanOrEqual((wanted[i] as number) - 5);
+      fits = gaps.every((gap, i) => gap < (wanted[i] as number) + 250);
     }
+    expect(fits, `gaps of each run: ${JSON.stringify(runs)}`).toBe(true);
   });
 
   it('UDP to a closed port never throws or waits', () => {
     const forwarder = new SyslogForwarder({ protocol: 'rfc3164', charset: 'gbk', servers: [{ host: '127.0.0.1', port: 9, transport: 'udp' }] });
     closers.push(() => forwarder.close());
     for (let i = 0; i < 100; i++) formatSyslog(message('warm-up', i), { protocol: 'rfc3164', charset: 'gbk' });
-    const started = performance.now();
-    for (let i = 0; i < 1000; i++) forwarder.forward(message('udp', i));
-    expect(performance.now() - started).toBeLessThan(50);
+    // Measured beside formatting the same messages alone and best of three rounds, as in the TCP test
+    // above: an absolute 50 ms for one round took up to 42 ms on 2 cores under load, while a send that
+    // waited for anything would stay slow in every round.
+    const bestOfThree = (run: () => void) => Math.min(...[1, 2, 3].map(() => {
+      const started = performance.now();
+      run();
+      return performance.now() - started;
+    }));
+    const formatMs = bestOfThree(() => {
+      for (let i = 0; i < 1000; i++) formatSyslog(message('baseline', i), { protocol: 'rfc3164', charset: 'gbk' });
+    });
+    const forwardMs = bestOfThree(() => {
+      for (let i = 0; i < 1000; i++) forwarder.forward(message('udp', i));
+    });
+    expect(forwardMs).toBeLessThan(5 * formatMs + 50);
   });
 
   it('close() gives up on a receiver that stays down and counts what it drops', async () => {

@@ -62,13 +62,22 @@ export class RemoteService {
 
   /**
    * Reads `sshd -T` again and replans when the ports changed, so the chain guards the port sshd
-   * listens on now. A failed read keeps the last good ports (a half-upgraded sshd must not open the
-   * old port) and shows the failure; with no good reading yet it is shown as it is.
+   * listens on now. A failed read keeps the last good ports however many reads fail in a row (a
+   * half-upgraded or half-edited sshd must not open the old port) and shows the failure; with no good
+   * reading yet it is shown as it is. Readings run one at a time, so an older one never lands last.
    */
-  async refreshSshd(): Promise<boolean> {
+  refreshSshd(): Promise<boolean> {
+    const reading = this.#sshdQueue.then(() => this.#refreshSshdOnce());
+    this.#sshdQueue = reading.then(() => undefined, () => undefined);
+    return reading;
+  }
+
+  #sshdQueue: Promise<void> = Promise.resolve();
+
+  async #refreshSshdOnce(): Promise<boolean> {
     const fresh = await readSshd(this.#options.sshdCommand);
     const before = this.#sshd;
-    if (!fresh.ok && before.ok) {
+    if (!fresh.ok && before.ports.length > 0) {
       this.#sshd = { ...before, ok: false, message: fresh.message };
       return false;
     }
