@@ -1,5 +1,6 @@
 import type { Language } from './i18n.ts';
 import { localDateTime } from './local-time.ts';
+import { websiteAttackNames } from './website-event-names.ts';
 
 type Texts = Record<Language, string>;
 
@@ -152,6 +153,147 @@ export const panelFieldNames: Record<string, Texts> = {
   email: { 'zh-CN': '邮箱', 'en-US': 'email' },
   disable: { 'zh-CN': '禁止', 'en-US': 'disable' },
   running: { 'zh-CN': '运行', 'en-US': 'running' },
+  // Parts of nested settings' paths: a field reads as its parts joined (`port_scan.seconds`: port scan · window (s)).
+  access_id: { 'zh-CN': '访问密钥 ID', 'en-US': 'access key ID' },
+  access_logs: { 'zh-CN': '访问日志', 'en-US': 'access logs' },
+  address: { 'zh-CN': '地址', 'en-US': 'address' },
+  agree: { 'zh-CN': '同意协议', 'en-US': 'agreement accepted' },
+  alert: { 'zh-CN': '告警', 'en-US': 'alert' },
+  aliyun: { 'zh-CN': '阿里云', 'en-US': 'Aliyun' },
+  all: { 'zh-CN': '全部', 'en-US': 'all' },
+  allow_areas: { 'zh-CN': '允许的地区', 'en-US': 'allowed areas' },
+  allow_ips: { 'zh-CN': '允许的 IP', 'en-US': 'allowed IPs' },
+  area: { 'zh-CN': '地区', 'en-US': 'area' },
+  attempts: { 'zh-CN': '次数', 'en-US': 'attempts' },
+  attempts_per_hour: { 'zh-CN': '每小时失败次数', 'en-US': 'failures per hour' },
+  authorization: { 'zh-CN': '授权访问', 'en-US': 'authorization' },
+  block: { 'zh-CN': '拦截', 'en-US': 'block' },
+  block_minutes: { 'zh-CN': '封锁时长（分钟）', 'en-US': 'block minutes' },
+  block_mode: { 'zh-CN': '拦截模式', 'en-US': 'block mode' },
+  bucket: { 'zh-CN': '存储桶', 'en-US': 'bucket' },
+  cc: { 'zh-CN': 'CC 防护', 'en-US': 'CC protection' },
+  charset: { 'zh-CN': '字符集', 'en-US': 'charset' },
+  checkIds: { 'zh-CN': '检查项', 'en-US': 'check items' },
+  confirm_move: { 'zh-CN': '确认迁移', 'en-US': 'move confirmed' },
+  confirmations: { 'zh-CN': '确认', 'en-US': 'confirmations' },
+  content: { 'zh-CN': '内容', 'en-US': 'content' },
+  cookie: { 'zh-CN': 'Cookie', 'en-US': 'cookie' },
+  denied_methods: { 'zh-CN': '禁止的请求方法', 'en-US': 'denied methods' },
+  deny_dirs: { 'zh-CN': '禁止的目录名', 'en-US': 'denied folder names' },
+  deny_files: { 'zh-CN': '禁止的文件名', 'en-US': 'denied file names' },
+  deny_malformed: { 'zh-CN': '禁止畸形文件名', 'en-US': 'deny malformed names' },
+  deny_start: { 'zh-CN': '禁止启动', 'en-US': 'deny start' },
+  deny_tcp: { 'zh-CN': '禁止 TCP', 'en-US': 'deny TCP' },
+  deny_udp: { 'zh-CN': '禁止 UDP', 'en-US': 'deny UDP' },
+  dir: { 'zh-CN': '目录', 'en-US': 'folder' },
+  domain: { 'zh-CN': '域名', 'en-US': 'domain' },
+  domains: { 'zh-CN': '域名', 'en-US': 'domains' },
+  empty_referer: { 'zh-CN': '空来源', 'en-US': 'empty referer' },
+  end: { 'zh-CN': '结束', 'en-US': 'end' },
+  endpoint: { 'zh-CN': '接入点', 'en-US': 'endpoint' },
+  entries: { 'zh-CN': '条目', 'en-US': 'entries' },
+  exempt: { 'zh-CN': '例外进程', 'en-US': 'exempt processes' },
+  extensions: { 'zh-CN': '扩展名', 'en-US': 'extensions' },
+  fake_check: { 'zh-CN': '识别伪造爬虫', 'en-US': 'fake spider check' },
+  fake_mode: { 'zh-CN': '伪造爬虫处理', 'en-US': 'fake spider handling' },
+  file_types: { 'zh-CN': '文件类型', 'en-US': 'file types' },
+  files: { 'zh-CN': '文件访问', 'en-US': 'file access' },
+  filter: { 'zh-CN': '过滤', 'en-US': 'filter' },
+  format: { 'zh-CN': '格式', 'en-US': 'format' },
+  frame_options: { 'zh-CN': 'X-Frame-Options', 'en-US': 'X-Frame-Options' },
+  from: { 'zh-CN': '发件人', 'en-US': 'sender' },
+  header: { 'zh-CN': '请求头', 'en-US': 'header' },
+  header_bytes: { 'zh-CN': '请求头大小（字节）', 'en-US': 'header size (bytes)' },
+  header_name: { 'zh-CN': '请求头名称', 'en-US': 'header name' },
+  header_rules: { 'zh-CN': '请求头规则', 'en-US': 'header rules' },
+  header_value: { 'zh-CN': '请求头值', 'en-US': 'header value' },
+  headers: { 'zh-CN': '请求头', 'en-US': 'headers' },
+  hotlink: { 'zh-CN': '防盗链', 'en-US': 'hotlink protection' },
+  http: { 'zh-CN': 'HTTP 接口', 'en-US': 'HTTP API' },
+  http_only: { 'zh-CN': 'HttpOnly', 'en-US': 'HttpOnly' },
+  interval_minutes: { 'zh-CN': '同步间隔（分钟）', 'en-US': 'interval (minutes)' },
+  ip: { 'zh-CN': 'IP', 'en-US': 'IP' },
+  journal: { 'zh-CN': '读取 journald', 'en-US': 'read journald' },
+  keywords: { 'zh-CN': '关键字', 'en-US': 'keywords' },
+  lang: { 'zh-CN': '语言', 'en-US': 'language' },
+  level: { 'zh-CN': '级别', 'en-US': 'level' },
+  limits: { 'zh-CN': '大小限制', 'en-US': 'size limits' },
+  listen: { 'zh-CN': '监听', 'en-US': 'listen' },
+  local: { 'zh-CN': '本地文件包含', 'en-US': 'local inclusion' },
+  lock_files: { 'zh-CN': '锁定账号文件', 'en-US': 'lock account files' },
+  locked_groups: { 'zh-CN': '锁定的用户组', 'en-US': 'locked groups' },
+  log_files: { 'zh-CN': '日志文件', 'en-US': 'log files' },
+  login_check_mode: { 'zh-CN': '登录验证方式', 'en-US': 'sign-in verification' },
+  login_error_count: { 'zh-CN': '登录失败次数上限', 'en-US': 'sign-in failure limit' },
+  login_notice: { 'zh-CN': '登录通知', 'en-US': 'sign-in notice' },
+  max_bytes: { 'zh-CN': '最大字节数', 'en-US': 'max bytes' },
+  max_uses: { 'zh-CN': '使用次数上限', 'en-US': 'use limit' },
+  members: { 'zh-CN': '成员', 'en-US': 'members' },
+  notify: { 'zh-CN': '通知', 'en-US': 'notify' },
+  notify_login: { 'zh-CN': '登录通知', 'en-US': 'login notification' },
+  operation: { 'zh-CN': '操作', 'en-US': 'operation' },
+  ops: { 'zh-CN': '操作', 'en-US': 'operations' },
+  origin: { 'zh-CN': '面板地址', 'en-US': 'panel address' },
+  per_minute: { 'zh-CN': '每分钟次数', 'en-US': 'per minute' },
+  phones: { 'zh-CN': '手机号', 'en-US': 'phone numbers' },
+  port_scan: { 'zh-CN': '端口扫描', 'en-US': 'port scan' },
+  post_bytes: { 'zh-CN': 'POST 大小（字节）', 'en-US': 'POST size (bytes)' },
+  process: { 'zh-CN': '进程', 'en-US': 'process' },
+  provider: { 'zh-CN': '服务商', 'en-US': 'provider' },
+  record: { 'zh-CN': '记录', 'en-US': 'record' },
+  redirect_url: { 'zh-CN': '跳转地址', 'en-US': 'redirect URL' },
+  referer_black: { 'zh-CN': '来源黑名单', 'en-US': 'referer blacklist' },
+  referer_white: { 'zh-CN': '来源白名单', 'en-US': 'referer whitelist' },
+  referers: { 'zh-CN': '允许的来源', 'en-US': 'allowed referers' },
+  region: { 'zh-CN': '地域', 'en-US': 'region' },
+  remaining: { 'zh-CN': '剩余条数', 'en-US': 'remaining' },
+  remote: { 'zh-CN': '远程文件包含', 'en-US': 'remote inclusion' },
+  retention_days: { 'zh-CN': '保留天数', 'en-US': 'keep days' },
+  safe_entry: { 'zh-CN': '安全入口', 'en-US': 'safe entry' },
+  same_site: { 'zh-CN': 'SameSite', 'en-US': 'SameSite' },
+  save_path: { 'zh-CN': '保存路径', 'en-US': 'save path' },
+  scan_404: { 'zh-CN': '404 扫描', 'en-US': '404 scan' },
+  scope: { 'zh-CN': '范围', 'en-US': 'scope' },
+  sdk_app_id: { 'zh-CN': 'SDK App ID', 'en-US': 'SDK app ID' },
+  seconds: { 'zh-CN': '时间窗口（秒）', 'en-US': 'window (s)' },
+  security: { 'zh-CN': '加密方式', 'en-US': 'encryption' },
+  server_names: { 'zh-CN': '域名', 'en-US': 'server names' },
+  servers: { 'zh-CN': '服务器', 'en-US': 'servers' },
+  session_timeout: { 'zh-CN': '会话超时（分钟）', 'en-US': 'session timeout (minutes)' },
+  sign_name: { 'zh-CN': '短信签名', 'en-US': 'signature' },
+  sms: { 'zh-CN': '短信', 'en-US': 'SMS' },
+  snapshot: { 'zh-CN': '请求快照', 'en-US': 'request snapshots' },
+  snapshot_bytes: { 'zh-CN': '快照大小（字节）', 'en-US': 'snapshot size (bytes)' },
+  spider: { 'zh-CN': '爬虫', 'en-US': 'spiders' },
+  spiders: { 'zh-CN': '爬虫', 'en-US': 'spiders' },
+  ssh_bruteforce: { 'zh-CN': 'SSH 暴力破解', 'en-US': 'SSH brute force' },
+  start: { 'zh-CN': '开始', 'en-US': 'start' },
+  sub_path: { 'zh-CN': '子路径', 'en-US': 'sub path' },
+  sync: { 'zh-CN': '立即同步', 'en-US': 'sync now' },
+  syslog: { 'zh-CN': 'Syslog 转发', 'en-US': 'syslog forwarding' },
+  template: { 'zh-CN': '模板', 'en-US': 'template' },
+  template_id: { 'zh-CN': '模板 ID', 'en-US': 'template ID' },
+  template_param: { 'zh-CN': '模板参数', 'en-US': 'template parameter' },
+  tencent: { 'zh-CN': '腾讯云', 'en-US': 'Tencent Cloud' },
+  time_limits: { 'zh-CN': '限时访问', 'en-US': 'time-limited URLs' },
+  tls: { 'zh-CN': 'HTTPS', 'en-US': 'HTTPS' },
+  tls_cert: { 'zh-CN': '证书', 'en-US': 'certificate' },
+  transport: { 'zh-CN': '传输协议', 'en-US': 'transport' },
+  trusted_proxies: { 'zh-CN': '可信代理', 'en-US': 'trusted proxies' },
+  type: { 'zh-CN': '类型', 'en-US': 'type' },
+  types: { 'zh-CN': '类型', 'en-US': 'types' },
+  ua_black: { 'zh-CN': 'UA 黑名单', 'en-US': 'user-agent blacklist' },
+  ua_white: { 'zh-CN': 'UA 白名单', 'en-US': 'user-agent whitelist' },
+  upload: { 'zh-CN': '上传', 'en-US': 'uploads' },
+  upstreams: { 'zh-CN': '源站', 'en-US': 'origins' },
+  url: { 'zh-CN': 'URL', 'en-US': 'URL' },
+  url_black: { 'zh-CN': 'URL 黑名单', 'en-US': 'URL blacklist' },
+  url_bytes: { 'zh-CN': 'URL 长度（字节）', 'en-US': 'URL size (bytes)' },
+  url_white: { 'zh-CN': 'URL 白名单', 'en-US': 'URL whitelist' },
+  validity_minutes: { 'zh-CN': '有效期（分钟）', 'en-US': 'validity (minutes)' },
+  verification: { 'zh-CN': '验证方式', 'en-US': 'verification' },
+  whitelist: { 'zh-CN': '白名单', 'en-US': 'whitelist' },
+  windows: { 'zh-CN': '时间段', 'en-US': 'time windows' },
 };
 
 /** Names of values that are codes (direction, action, list, ...), by field; other values show as they are. */
@@ -253,9 +395,22 @@ function decodeChanges(text: string): PanelChange[] {
   }
 }
 
+/** Objects that only hold the fields (`rule.level` reads "level", `kinds.xss` "XSS"). */
+const wrapperFields = new Set(['rule', 'rules', 'settings', 'kinds']);
+
+/** The words of a changed field (a dotted path of the body), or undefined when the catalogue has none. */
+export function panelFieldLabel(field: string, lang: Language): string | undefined {
+  const whole = panelFieldNames[field]?.[lang];
+  if (whole) return whole;
+  const parts = field.split('.').filter((part) => !/^\d+$/.test(part) && !wrapperFields.has(part));
+  const names = parts.map((part) => panelFieldNames[part]?.[lang] ?? websiteAttackNames[part]?.[lang]);
+  if (names.length > 0 && names.every((name) => name !== undefined)) return names.join(' · ');
+  const last = parts.at(-1);
+  return last === undefined ? undefined : panelFieldNames[last]?.[lang];
+}
+
 function fieldName(field: string, lang: Language): string {
-  const last = field.split('.').filter((part) => !/^\d+$/.test(part)).pop() ?? field;
-  return panelFieldNames[field]?.[lang] ?? panelFieldNames[last]?.[lang] ?? last;
+  return panelFieldLabel(field, lang) ?? field.split('.').pop() ?? field;
 }
 
 function valueText(field: string, value: PanelValue | undefined, lang: Language): string {

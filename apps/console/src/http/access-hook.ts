@@ -51,6 +51,8 @@ export interface DeclaredRoute {
   url: string;
   access: Access;
   beforeRegistration: boolean;
+  /** The body's schema, for the tests that walk the table (every changed field has words in the event log). */
+  body?: unknown;
 }
 
 export function installAccessHook(app: FastifyInstance, ctx: ConsoleContext, declared: DeclaredRoute[] = []): void {
@@ -58,7 +60,7 @@ export function installAccessHook(app: FastifyInstance, ctx: ConsoleContext, dec
     const access = route.config?.access;
     if (!access) throw new Error(`route ${String(route.method)} ${route.url} declares no access`);
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') declared.push({ method, url: route.url, access, beforeRegistration: !!route.config?.beforeRegistration });
+      if (method !== 'HEAD') declared.push({ method, url: route.url, access, beforeRegistration: !!route.config?.beforeRegistration, body: route.schema?.body });
     }
   });
 
