@@ -39,6 +39,26 @@ describe('the log section and log settings in a real browser', () => {
     await page.waitForSelector(id('log-table'));
   });
 
+  it('says what an administrative action changed, in Chinese and in English (issue 27)', async () => {
+    const added = await api(product, token, 'POST', '/firewall/lists/add', { list: 'black', addresses: ['198.51.100.23'], remark: 'scanner' });
+    expect(added.code).toBe(0);
+    // The console hands events to the agent's store in batches: wait until it is there, then open the page.
+    await expect.poll(async () => JSON.stringify((await api(product, token, 'GET', '/log/system')).data), { timeout: 10_000 }).toContain('198.51.100.23');
+    await page.goto(`${product.base}/#/log/system`);
+    await page.reload();
+    await page.waitForSelector(id('log-table'));
+    // Never the call's URL: the object and its fields, in the reader's words.
+    await expect.poll(() => page.textContent(id('log-table')), { timeout: 10_000 }).toContain('添加了防火墙名单条目');
+    const zh = await page.textContent(id('log-table'));
+    expect(zh).toContain('名单：黑名单；地址：198.51.100.23；备注：scanner');
+    expect(zh).not.toContain('/magapi');
+    await inEnglish(page, async () => {
+      await page.waitForSelector(id('log-table'));
+      await expect.poll(() => page.textContent(id('log-table'))).toContain('list: blacklist; addresses: 198.51.100.23; remark: scanner');
+    });
+    await page.waitForSelector(id('log-table'));
+  });
+
   it('packs a download, counts down and saves the CSV by itself', async () => {
     const download = page.waitForEvent('download', { timeout: 20_000 });
     await page.click(id('log-download'));
