@@ -4,8 +4,9 @@ import type { ConsoleContext } from '../context.ts';
 import { deleteTerminal, updateTerminal } from '../db/trust-terminals.ts';
 import { terminalAccess } from '../http/access.ts';
 import { failure, ok } from '../http/reply.ts';
+import { clientAddress, isLoopback } from '../portal/addresses.ts';
 import {
-  areasOf, holdAddress, isLoopbackIp, plainIp, proxyHeadersOf, recordTerminalEvent, releaseAddress, sharedWith, statusOf,
+  areasOf, holdAddress, proxyHeadersOf, recordTerminalEvent, releaseAddress, sharedWith, statusOf,
 } from '../services/trust-terminals.ts';
 
 /**
@@ -26,7 +27,7 @@ export const terminalRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => as
   app.get('/terminal/address', { config, schema: { querystring: noQuerySchema } }, async (request) => {
     const terminal = request.terminal!;
     const address: TerminalAddress = {
-      ip: plainIp(request.ip), areas: areasOf(ctx, request.ip), local: isLoopbackIp(request.ip),
+      ip: clientAddress(request.ip), areas: areasOf(ctx, request.ip), local: isLoopback(clientAddress(request.ip)),
       proxy_headers: proxyHeadersOf(request.headers), shared_with: sharedWith(ctx, request.ip, terminal.user_id),
     };
     return ok(request, address);
@@ -51,7 +52,7 @@ export const terminalRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => as
     updateTerminal(ctx.db, terminal.id, { ip: request.ip, keep_until: keepUntil, proxied: headers.length > 0 || shared > 0 ? 1 : 0, last_beat: now, ...hold });
     recordTerminalEvent(ctx, 'terminal.started', row, 'info', { keep_hours: keepHours });
     ctx.policy.changed();
-    return ok(request, statusOf({ ...row, ...hold, last_beat: now }, now), 'terminal_started', { ip: plainIp(request.ip) });
+    return ok(request, statusOf({ ...row, ...hold, last_beat: now }, now), 'terminal_started', { ip: clientAddress(request.ip) });
   });
 
   app.post('/terminal/beat', { config, schema: { querystring: noQuerySchema, body: emptyBodySchema } }, async (request) => {
@@ -66,7 +67,7 @@ export const terminalRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => as
       // The proxy check runs again for the new address: the terminal has to start again.
       await releaseAddress(ctx, terminal, now);
       updateTerminal(ctx.db, terminal.id, { ip: request.ip, trusted_until: null, covered: 0, lapsed_at: null, proxied: 0, last_beat: now });
-      return failure(request, 'terminal_address_changed', { old: plainIp(terminal.ip), ip: plainIp(request.ip) });
+      return failure(request, 'terminal_address_changed', { old: clientAddress(terminal.ip), ip: clientAddress(request.ip) });
     }
     const lapsed = terminal.lapsed_at !== null || (terminal.trusted_until !== null && terminal.trusted_until <= now);
     const hold = await holdAddress(ctx, terminal, now);

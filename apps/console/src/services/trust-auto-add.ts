@@ -1,11 +1,8 @@
 import type { ConsoleContext } from '../context.ts';
+import { clientAddress, isLoopback } from '../portal/addresses.ts';
 import { getSetting } from '../db/settings.ts';
 import { trustExpiry } from '../routes/system-trust.ts';
 import type { SignedIn } from './after-sign-in.ts';
-
-function isLoopback(ip: string): boolean {
-  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
-}
 
 /**
  * The automatic add at panel sign-in (system settings, trust_terminal tab): when it is on, the
@@ -15,7 +12,7 @@ function isLoopback(ip: string): boolean {
  */
 export async function trustOnSignIn(ctx: ConsoleContext, signedIn: SignedIn): Promise<void> {
   const auto = getSetting(ctx.db, 'trust_auto_add');
-  const ip = signedIn.ip.startsWith('::ffff:') && signedIn.ip.includes('.') ? signedIn.ip.slice(7) : signedIn.ip;
+  const ip = clientAddress(signedIn.ip);
   if (!auto.enabled || !ip || isLoopback(ip)) return;
   if ((await ctx.agent.call('trust.check', { ip })).trusted) return;
   await ctx.agent.call('trust.add', {

@@ -6,6 +6,7 @@ import {
   deleteTerminal, findTerminalByToken, listTerminals, updateTerminal, type TerminalRecord, type TerminalWithAccount,
 } from '../db/trust-terminals.ts';
 import { hashToken, tokenPattern } from '../security/tokens.ts';
+import { clientAddress } from '../portal/addresses.ts';
 import { portalRuntime } from '../portal/runtime.ts';
 
 /*
@@ -26,16 +27,6 @@ export function liveTerminal(ctx: ConsoleContext, token: string | undefined): Te
   return terminal && terminal.status === 1 ? terminal : null;
 }
 
-/** An IPv4 peer on a dual-stack socket reads `::ffff:a.b.c.d`; the list holds `a.b.c.d`. */
-export function plainIp(ip: string): string {
-  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
-}
-
-export function isLoopbackIp(ip: string): boolean {
-  const plain = plainIp(ip);
-  return plain === '::1' || plain.startsWith('127.');
-}
-
 /** Headers a proxy adds: with any of them the peer address is the proxy's, shared by whoever is behind it. */
 const proxyHeaders = ['via', 'forwarded', 'x-forwarded-for', 'x-real-ip', 'x-client-ip', 'client-ip', 'true-client-ip', 'cf-connecting-ip'];
 
@@ -50,7 +41,7 @@ export function sharedWith(ctx: ConsoleContext, ip: string, userId: number): num
 }
 
 export function areasOf(ctx: ConsoleContext, ip: string): string[] {
-  return portalRuntime(ctx).areasOf(plainIp(ip));
+  return portalRuntime(ctx).areasOf(clientAddress(ip));
 }
 
 export function stateOf(row: Pick<TerminalRecord, 'trusted_until' | 'covered' | 'lapsed_at'>, now: number): TerminalState {
@@ -61,14 +52,14 @@ export function stateOf(row: Pick<TerminalRecord, 'trusted_until' | 'covered' | 
 
 export function statusOf(row: TerminalWithAccount, now: number): TerminalStatus {
   return {
-    account: row.username, ip: plainIp(row.ip), state: stateOf(row, now), started_at: row.started_at, last_beat: row.last_beat,
+    account: row.username, ip: clientAddress(row.ip), state: stateOf(row, now), started_at: row.started_at, last_beat: row.last_beat,
     trusted_until: row.trusted_until, keep_until: row.keep_until, beat_seconds: terminalBeatSeconds, grace_seconds: terminalGraceSeconds,
   };
 }
 
 export function rowOf(ctx: ConsoleContext, row: TerminalWithAccount, now: number): TerminalRow {
   return {
-    id: row.id, account: row.username, ip: plainIp(row.ip), areas: areasOf(ctx, row.ip), proxied: row.proxied === 1,
+    id: row.id, account: row.username, ip: clientAddress(row.ip), areas: areasOf(ctx, row.ip), proxied: row.proxied === 1,
     state: stateOf(row, now), started_at: row.started_at, last_beat: row.last_beat, trusted_until: row.trusted_until,
     keep_until: row.keep_until, user_agent: row.user_agent,
   };
@@ -79,7 +70,7 @@ type EventKind = 'terminal.signed_in' | 'terminal.started' | 'terminal.beat_gap'
 export function recordTerminalEvent(
   ctx: ConsoleContext, kind: EventKind, row: Pick<TerminalWithAccount, 'username' | 'ip'>, level: 'info' | 'warning', extra: Record<string, string | number> = {},
 ): void {
-  const ip = plainIp(row.ip);
+  const ip = clientAddress(row.ip);
   ctx.events.record({ kind, module: 'system', level, source: 'console', account: row.username, ip, params: { account: row.username, ip, ...extra } });
 }
 
@@ -91,7 +82,7 @@ export async function holdAddress(
   ctx: ConsoleContext, row: TerminalWithAccount, now: number,
 ): Promise<Pick<TerminalRecord, 'trusted_until' | 'covered' | 'lapsed_at'>> {
   const until = Math.max(now + graceMs, row.keep_until ?? 0);
-  const held = await ctx.agent.call('trust.hold', { ip: plainIp(row.ip), added_by: row.username, expires_at: until });
+  const held = await ctx.agent.call('trust.hold', { ip: clientAddress(row.ip), added_by: row.username, expires_at: until });
   return held.held ? { trusted_until: until, covered: 0, lapsed_at: null } : { trusted_until: null, covered: 1, lapsed_at: null };
 }
 
@@ -99,7 +90,7 @@ export async function holdAddress(
 export async function releaseAddress(ctx: ConsoleContext, row: TerminalWithAccount, now: number): Promise<void> {
   if (row.trusted_until === null || row.trusted_until <= now) return;
   const others = listTerminals(ctx.db).some((t) => t.id !== row.id && t.ip === row.ip && t.trusted_until !== null && t.trusted_until > now);
-  if (!others) await ctx.agent.call('trust.release', { ip: plainIp(row.ip) });
+  if (!others) await ctx.agent.call('trust.release', { ip: clientAddress(row.ip) });
   ctx.policy.changed();
 }
 
