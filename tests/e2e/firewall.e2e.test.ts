@@ -132,6 +132,18 @@ describe('the firewall tabs in a real browser (module off)', () => {
     await expect.poll(async () => ((await api(product, token, 'GET', '/firewall/rules?direction=in')).data as Paged<{ enabled: boolean }>).list[0]?.enabled, { timeout: 10_000 }).toBe(false);
     await expect.poll(() => page.getAttribute(id(`fw-rule-switch-${rule.id}`), 'aria-checked')).toBe('false');
 
+    // Esc closes a dialog and changes nothing (issue 27): the confirmation, then the edit form.
+    await page.click(id(`fw-rule-delete-${rule.id}`));
+    await page.waitForSelector(id('fw-rule-delete-confirm'));
+    await page.keyboard.press('Escape');
+    await page.waitForSelector(id('fw-rule-delete-confirm'), { state: 'detached' });
+    await page.click(id('fw-rule-add'));
+    await page.waitForSelector(id('fw-rule-form'));
+    await page.fill(field('fw-rule-ports'), '9999');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector(id('fw-rule-form'), { state: 'detached' });
+    expect(((await api(product, token, 'GET', '/firewall/rules?direction=in')).data as Paged<unknown>).total).toBe(1);
+
     // Deleting asks first.
     await page.click(id(`fw-rule-delete-${rule.id}`));
     await page.click(id('fw-rule-delete-confirm'));

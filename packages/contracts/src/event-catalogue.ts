@@ -395,10 +395,24 @@ export function fillTemplate(template: string, params: EventParams, lang: Langua
   });
 }
 
+const unknownKindWords: Texts = {
+  'zh-CN': '本版本无法描述的事件（可能来自其他版本）',
+  'en-US': 'An event this version cannot describe (it may come from another version)',
+};
+
+/**
+ * An event of a kind this build does not know (a newer build wrote it, or a module was removed):
+ * a sentence in the reader's language with the parameters as `name: value`, never the raw kind.
+ */
+function unknownEventContent(params: EventParams, lang: Language): string {
+  const pairs = Object.entries(params).map(([name, value]) => `${name}: ${String(value)}`);
+  return pairs.length ? `${unknownKindWords[lang]}${lang === 'zh-CN' ? '：' : ': '}${pairs.join(lang === 'zh-CN' ? '；' : '; ')}` : unknownKindWords[lang];
+}
+
 /** The words of an event in one language. An unknown kind (from a newer build) still reads. */
 export function renderEvent(kind: string, params: EventParams, lang: Language): { content: string; solution: string } {
   const def = kindTable[kind];
-  if (!def) return { content: `${kind} ${JSON.stringify(params)}`, solution: '' };
+  if (!def) return { content: unknownEventContent(params, lang), solution: '' };
   return { content: fillTemplate(def.content[lang], params, lang), solution: def.solution ? fillTemplate(def.solution[lang], params, lang) : '' };
 }
 
