@@ -110,6 +110,26 @@ describe('the event log says what changed', () => {
     expect(basic.en).toBe(`${admin.username} changed the basic settings: server alias: (none) → web-01 (done)`);
   });
 
+  it('a rule edited: the rule named, its changed fields old → new, unchanged ones left out', async () => {
+    const list = (await h.agentClient.call('firewall.rules.list', { direction: 'in', offset: 0, limit: 100 })).list;
+    const rule = list.find((r) => r.ports === '80,443')!;
+    const { id, direction, protocol, ports, ips, areas, action, enabled, remark } = rule;
+    const fw = await recorded(() => post('/firewall/rules/edit', { id, direction, protocol, ports, ips, areas, action, enabled, remark, priority: 20 }));
+    expect(fw.event.params).toMatchObject({ action: 'firewall.rule_edit', target: String(id), result: 'ok' });
+    expect(changesOf(fw.event)).toEqual([['priority', 10, 20]]);
+    expect(fw.zh).toBe(`${admin.username} 修改了防火墙规则 #${id}：优先级：10 → 20（成功）`);
+    expect(fw.en).toBe(`${admin.username} edited firewall rule #${id}: priority: 10 → 20 (done)`);
+
+    await post('/process/rules/add', { rule: { process: '/usr/local/bin/audit-trail-tool', deny_start: true, remark: 'first' } });
+    const stored = (await h.agentClient.call('process.rules.list', { offset: 0, limit: 100 })).list.find((r) => r.process === '/usr/local/bin/audit-trail-tool')!;
+    const { state: _state, net_state: _net, created_at: _created, updated_at: _updated, ...fields } = stored as typeof stored & { created_at?: number; updated_at?: number };
+    const proc = await recorded(() => post('/process/rules/edit', { rule: { ...fields, deny_tcp: true, remark: 'second' } }));
+    expect(proc.event.params).toMatchObject({ action: 'process.rule_edit', target: `#${stored.id} /usr/local/bin/audit-trail-tool`, result: 'ok' });
+    expect(changesOf(proc.event)).toEqual([['rule.deny_tcp', false, true], ['rule.remark', 'first', 'second']]);
+    expect(proc.en).toMatch(new RegExp(`^${admin.username} edited process protection rule #${stored.id} /usr/local/bin/audit-trail-tool: .*: no → yes; .*: first → second \\(done\\)$`));
+    expect(proc.zh).toContain('：first → second（成功）');
+  });
+
   it('a delete: which rules; a refused call says so', async () => {
     const list = (await h.agentClient.call('firewall.rules.list', { direction: 'in', offset: 0, limit: 100 })).list;
     const id = list.find((r) => r.ports === '80,443')!.id;

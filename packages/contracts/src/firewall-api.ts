@@ -38,6 +38,8 @@ const expiresAt = z.number({ message: 'fw_expiry_invalid' }).int('fw_expiry_inva
 export const firewallAgentParams = {
   'firewall.status': z.object({}).strict(),
   'firewall.rules.list': z.object({ direction: firewallDirectionSchema, ...page }).strict(),
+  /** One rule as stored (the event log reads it before an edit to record old → new). */
+  'firewall.rules.get': z.object({ id: z.number().int().positive() }).strict(),
   'firewall.rules.add': z.object({ rule: firewallRuleInputSchema, guard: firewallGuardSchema }).strict(),
   'firewall.rules.edit': z.object({ rule: firewallRuleEditSchema, guard: firewallGuardSchema }).strict(),
   'firewall.rules.set_enabled': z.object({ ids, enabled: z.boolean(), guard: firewallGuardSchema }).strict(),
@@ -84,6 +86,7 @@ const pageOf = <T extends z.ZodType>(row: T) => z.object({ total: z.number().int
 export const firewallAgentResults = {
   'firewall.status': firewallStatusSchema,
   'firewall.rules.list': pageOf(firewallRuleSchema),
+  'firewall.rules.get': firewallRuleSchema.nullable(),
   'firewall.rules.add': firewallChangeSchema,
   'firewall.rules.edit': firewallChangeSchema,
   'firewall.rules.set_enabled': firewallChangeSchema,

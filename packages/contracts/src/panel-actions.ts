@@ -29,15 +29,15 @@ export const panelActionNames = {
   'remote.bruteforce': { 'zh-CN': '修改了远程登录防暴力破解设置', 'en-US': 'changed the remote-login brute-force settings' },
   'remote.confirm': { 'zh-CN': '确认保留了远程防护变更', 'en-US': 'confirmed a remote protection change' },
   'tamper.rule_add': { 'zh-CN': '添加了防篡改规则', 'en-US': 'added tamper rules' },
-  'tamper.rule_edit': { 'zh-CN': '修改了防篡改规则', 'en-US': 'edited a tamper rule' },
+  'tamper.rule_edit': { 'zh-CN': '修改了防篡改规则 {target}', 'en-US': 'edited tamper rule {target}' },
   'tamper.rule_enable': { 'zh-CN': '启用或停用了防篡改规则', 'en-US': 'switched tamper rules' },
   'tamper.rule_delete': { 'zh-CN': '删除了防篡改规则', 'en-US': 'deleted tamper rules' },
   'tamper.name_add': { 'zh-CN': '添加了命名规则', 'en-US': 'added a naming rule' },
-  'tamper.name_edit': { 'zh-CN': '修改了命名规则', 'en-US': 'edited a naming rule' },
+  'tamper.name_edit': { 'zh-CN': '修改了命名规则 {target}', 'en-US': 'edited naming rule {target}' },
   'tamper.name_enable': { 'zh-CN': '启用或停用了命名规则', 'en-US': 'switched naming rules' },
   'tamper.name_delete': { 'zh-CN': '删除了命名规则', 'en-US': 'deleted naming rules' },
   'process.rule_add': { 'zh-CN': '添加了进程防护规则', 'en-US': 'added a process protection rule' },
-  'process.rule_edit': { 'zh-CN': '修改了进程防护规则', 'en-US': 'edited a process protection rule' },
+  'process.rule_edit': { 'zh-CN': '修改了进程防护规则 {target}', 'en-US': 'edited process protection rule {target}' },
   'process.rule_enable': { 'zh-CN': '启用或停用了进程防护规则', 'en-US': 'switched process protection rules' },
   'process.rule_delete': { 'zh-CN': '删除了进程防护规则', 'en-US': 'deleted process protection rules' },
   'account.settings': { 'zh-CN': '修改了用户防护设置', 'en-US': 'changed the user protection settings' },
@@ -57,6 +57,20 @@ export const panelActionNames = {
   'website.request_content': { 'zh-CN': '修改了网站防护的上传文件设置', 'en-US': 'changed website protection\'s upload settings' },
   'website.protect': { 'zh-CN': '修改了网站防护的防护设置', 'en-US': 'changed website protection\'s protection settings' },
   'website.sql': { 'zh-CN': '修改了网站防护的 SQL 注入设置', 'en-US': 'changed website protection\'s SQL injection settings' },
+  'trojan.settings': { 'zh-CN': '修改了木马防护的扫描设置', 'en-US': 'changed the trojan scan settings' },
+  'trojan.library': { 'zh-CN': '修改了木马防护的自定义库', 'en-US': 'changed the trojan custom library' },
+  'trojan.dir_add': { 'zh-CN': '添加了木马防护目录', 'en-US': 'added trojan-protected directories' },
+  'trojan.dir_edit': { 'zh-CN': '修改了木马防护目录', 'en-US': 'edited a trojan-protected directory' },
+  'trojan.dir_enable': { 'zh-CN': '启用或停用了木马防护目录', 'en-US': 'switched trojan-protected directories' },
+  'trojan.dir_delete': { 'zh-CN': '删除了木马防护目录', 'en-US': 'deleted trojan-protected directories' },
+  'trojan.scan_start': { 'zh-CN': '开始了木马扫描', 'en-US': 'started a trojan scan' },
+  'trojan.scan_cancel': { 'zh-CN': '停止了木马扫描', 'en-US': 'stopped a trojan scan' },
+  'trojan.result_handle': { 'zh-CN': '处理了木马扫描结果', 'en-US': 'handled trojan scan results' },
+  'trojan.isolate_restore': { 'zh-CN': '还原了隔离文件', 'en-US': 'restored isolated files' },
+  'trojan.isolate_delete': { 'zh-CN': '删除了隔离文件', 'en-US': 'deleted isolated files' },
+  'audit.trojan_scan': { 'zh-CN': '开始了木马审计扫描', 'en-US': 'started a trojan audit scan' },
+  'audit.trojan_cancel': { 'zh-CN': '停止了木马审计扫描', 'en-US': 'stopped a trojan audit scan' },
+  'audit.trojan_handle': { 'zh-CN': '处理了木马审计结果', 'en-US': 'handled trojan audit results' },
   'website.attack': { 'zh-CN': '修改了网站防护的攻击防护设置', 'en-US': 'changed website protection\'s attack settings' },
   'website.attack_header': { 'zh-CN': '修改了网站防护检测的请求头', 'en-US': 'changed the headers website protection inspects' },
   'website.response': { 'zh-CN': '修改了网站防护的响应设置', 'en-US': 'changed website protection\'s response settings' },
@@ -153,6 +167,16 @@ export const panelFieldNames: Record<string, Texts> = {
   email: { 'zh-CN': '邮箱', 'en-US': 'email' },
   disable: { 'zh-CN': '禁止', 'en-US': 'disable' },
   running: { 'zh-CN': '运行', 'en-US': 'running' },
+  realtime: { 'zh-CN': '实时防护', 'en-US': 'real-time watch' },
+  sizeLimitKb: { 'zh-CN': '文件大小阈值（KB）', 'en-US': 'size threshold (KB)' },
+  handling: { 'zh-CN': '处理方式', 'en-US': 'handling' },
+  isolateRetentionDays: { 'zh-CN': '隔离文件保留天数', 'en-US': 'keep isolated files (days)' },
+  schedule: { 'zh-CN': '定时扫描', 'en-US': 'scheduled scan' },
+  time: { 'zh-CN': '时间', 'en-US': 'time' },
+  dirs: { 'zh-CN': '防护目录', 'en-US': 'protected directories' },
+  site: { 'zh-CN': '站点', 'en-US': 'site' },
+  overwrite: { 'zh-CN': '覆盖已有文件', 'en-US': 'overwrite existing file' },
+  paths: { 'zh-CN': '扫描路径', 'en-US': 'scan paths' },
   // Parts of nested settings' paths: a field reads as its parts joined (`port_scan.seconds`: port scan · window (s)).
   access_id: { 'zh-CN': '访问密钥 ID', 'en-US': 'access key ID' },
   access_logs: { 'zh-CN': '访问日志', 'en-US': 'access logs' },
@@ -299,7 +323,13 @@ export const panelFieldNames: Record<string, Texts> = {
 /** Names of values that are codes (direction, action, list, ...), by field; other values show as they are. */
 const valueNames: Record<string, Record<string, Texts>> = {
   direction: { in: { 'zh-CN': '入站', 'en-US': 'inbound' }, out: { 'zh-CN': '出站', 'en-US': 'outbound' } },
-  action: { allow: { 'zh-CN': '允许', 'en-US': 'allow' }, deny: { 'zh-CN': '拒绝', 'en-US': 'deny' } },
+  action: {
+    allow: { 'zh-CN': '允许', 'en-US': 'allow' }, deny: { 'zh-CN': '拒绝', 'en-US': 'deny' },
+    // Handling a trojan scan result.
+    trust: { 'zh-CN': '信任', 'en-US': 'trust' }, isolate: { 'zh-CN': '隔离', 'en-US': 'isolate' },
+    delete: { 'zh-CN': '删除', 'en-US': 'delete' }, record: { 'zh-CN': '仅记录', 'en-US': 'record only' },
+  },
+  handling: { isolate: { 'zh-CN': '隔离', 'en-US': 'isolate' }, delete: { 'zh-CN': '删除', 'en-US': 'delete' }, record: { 'zh-CN': '仅记录', 'en-US': 'record only' } },
   protocol: { tcp: { 'zh-CN': 'TCP', 'en-US': 'TCP' }, udp: { 'zh-CN': 'UDP', 'en-US': 'UDP' }, tcp_udp: { 'zh-CN': 'TCP+UDP', 'en-US': 'TCP+UDP' }, icmp: { 'zh-CN': 'ICMP', 'en-US': 'ICMP' }, all: { 'zh-CN': '全部', 'en-US': 'all' } },
   list: { white: { 'zh-CN': '白名单', 'en-US': 'whitelist' }, black: { 'zh-CN': '黑名单', 'en-US': 'blacklist' } },
   mode: { simple: { 'zh-CN': '精简', 'en-US': 'simple' }, full: { 'zh-CN': '完整', 'en-US': 'full' } },
@@ -448,7 +478,8 @@ export function panelChangesSuffix(text: string, lang: Language): string {
 export function renderPanelAction(action: string, target: string, moduleName: string, lang: Language): string {
   const texts = actionTable[action];
   if (!texts) return words.changedModule[lang].replace('{module}', moduleName);
-  return texts[lang].replace('{target}', target);
+  // An object named only by what the call read first (a rule's path) may be missing: no dangling space.
+  return texts[lang].replace('{target}', target).trim();
 }
 
 /**

@@ -12,6 +12,8 @@ const account = z.string().max(64).default('');
 export const processAgentParams = {
   'process.status': z.object({}).strict(),
   'process.rules.list': z.object(page).strict(),
+  /** One rule as stored (the event log reads it before an edit to record old → new). */
+  'process.rules.get': z.object({ id: z.number().int().positive() }).strict(),
   'process.rules.add': z.object({ rule: processRuleInputSchema, account }).strict(),
   'process.rules.edit': z.object({ rule: processRuleEditSchema, account }).strict(),
   'process.rules.set_enabled': z.object({ ids, enabled: z.boolean(), account }).strict(),
@@ -25,6 +27,7 @@ export type ProcessChange = z.infer<typeof processChangeSchema>;
 export const processAgentResults = {
   'process.status': processStatusSchema,
   'process.rules.list': z.object({ total: z.number().int(), list: z.array(processRuleSchema) }),
+  'process.rules.get': processRuleSchema.nullable(),
   'process.rules.add': processChangeSchema,
   'process.rules.edit': processChangeSchema,
   'process.rules.set_enabled': processChangeSchema,

@@ -17,11 +17,14 @@ const account = z.string().max(64).default('');
 export const tamperAgentParams = {
   'tamper.status': z.object({}).strict(),
   'tamper.rules.list': z.object(page).strict(),
+  /** One rule as stored (the event log reads it before an edit to record old → new). */
+  'tamper.rules.get': z.object({ id: z.number().int().positive() }).strict(),
   'tamper.rules.add': z.object({ rules: z.array(tamperRuleInputSchema).min(1).max(100), confirmations, account }).strict(),
   'tamper.rules.edit': z.object({ rule: tamperRuleEditSchema, confirmations, account }).strict(),
   'tamper.rules.set_enabled': z.object({ ids, enabled: z.boolean(), account }).strict(),
   'tamper.rules.delete': z.object({ ids, account }).strict(),
   'tamper.names.list': z.object(page).strict(),
+  'tamper.names.get': z.object({ id: z.number().int().positive() }).strict(),
   'tamper.names.add': z.object({ rule: namingRuleInputSchema, confirmations, account }).strict(),
   'tamper.names.edit': z.object({ rule: namingRuleEditSchema, confirmations, account }).strict(),
   'tamper.names.set_enabled': z.object({ ids, enabled: z.boolean(), account }).strict(),
@@ -42,11 +45,13 @@ export type TamperChange = z.infer<typeof tamperChangeSchema>;
 export const tamperAgentResults = {
   'tamper.status': guardStatusSchema,
   'tamper.rules.list': pageOf(tamperRuleSchema),
+  'tamper.rules.get': tamperRuleSchema.nullable(),
   'tamper.rules.add': tamperChangeSchema,
   'tamper.rules.edit': tamperChangeSchema,
   'tamper.rules.set_enabled': tamperChangeSchema,
   'tamper.rules.delete': tamperChangeSchema,
   'tamper.names.list': pageOf(namingRuleSchema),
+  'tamper.names.get': namingRuleSchema.nullable(),
   'tamper.names.add': tamperChangeSchema,
   'tamper.names.edit': tamperChangeSchema,
   'tamper.names.set_enabled': tamperChangeSchema,

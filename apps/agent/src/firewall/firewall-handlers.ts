@@ -22,6 +22,7 @@ export function firewallHandlers(service: FirewallService): Pick<AgentHandlers, 
     'firewall.status': async () => service.status(),
 
     'firewall.rules.list': async ({ direction, keyword, offset, limit }) => rules.page(direction, keyword, offset, limit),
+    'firewall.rules.get': async ({ id }) => rules.get(id),
     'firewall.rules.add': ({ rule, guard }) =>
       service.guarded(guard, () => {
         if (missingArea(rule.areas)) return 'area_common_missing';

@@ -30,6 +30,10 @@ export function processHandlers(service: ProcessService): Pick<AgentHandlers, Pr
       const page = rules.page(keyword, offset, limit);
       return { total: page.total, list: page.list.map((rule) => ({ ...rule, state: service.state(rule), net_state: service.netState(rule) })) };
     },
+    'process.rules.get': async ({ id }) => {
+      const rule = rules.get(id);
+      return rule ? { ...rule, state: service.state(rule), net_state: service.netState(rule) } : null;
+    },
     'process.rules.add': async ({ rule, account }) => {
       if (rules.findByProcess(rule.process) !== null) return refused('process_rule_duplicate');
       return change(account, 'add', () => {

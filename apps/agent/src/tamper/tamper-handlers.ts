@@ -68,6 +68,10 @@ export function tamperHandlers(service: GuardService): Pick<AgentHandlers, Tampe
       const page = rules.page(keyword, offset, limit);
       return { total: page.total, list: page.list.map((rule) => ({ ...rule, state: service.tamperState(rule.id) })) };
     },
+    'tamper.rules.get': async ({ id }) => {
+      const rule = rules.get(id);
+      return rule ? { ...rule, state: service.tamperState(rule.id) } : null;
+    },
     'tamper.rules.add': async ({ rules: inputs, confirmations, account }) => {
       if (inputs.some((rule) => isBroadProtectedPath(rule.path)) && confirmations < 2) return refused('tamper_path_broad_confirm');
       return change(account, 'add', () => {
@@ -102,6 +106,10 @@ export function tamperHandlers(service: GuardService): Pick<AgentHandlers, Tampe
     'tamper.names.list': async ({ keyword, offset, limit }) => {
       const page = names.page(keyword, offset, limit);
       return { total: page.total, list: page.list.map((rule) => ({ ...rule, state: service.nameState(rule.id) })) };
+    },
+    'tamper.names.get': async ({ id }) => {
+      const rule = names.get(id);
+      return rule ? { ...rule, state: service.nameState(rule.id) } : null;
     },
     'tamper.names.add': async ({ rule, confirmations, account }) => {
       if (isBroadProtectedPath(rule.dir) && confirmations < 2) return refused('tamper_path_broad_confirm');

@@ -5,6 +5,7 @@ import { findLiveSessionByPublicId } from '../db/sessions.ts';
 import { getSetting } from '../db/settings.ts';
 import { findUserById } from '../db/users.ts';
 import { alertSettingsView } from '../services/alert-settings.ts';
+import { listShortcuts } from '../shortcuts/store.ts';
 import { readWebsiteSettings } from '../website/settings-store.ts';
 
 /** What a call was about and how things stood before it, read before the handler runs. */
@@ -42,10 +43,37 @@ const userBefore = (ctx: ConsoleContext, request: FastifyRequest): AuditBefore =
   return user ? { target: user.username, state: { username: user.username, role: user.role, status: user.status, remark: user.remark } } : {};
 };
 
+/** The id an edit names: top-level (`{ id, ... }`) or in a `rule` object (`{ rule: { id, ... } }`). */
+function editedId(request: FastifyRequest): number | null {
+  const body = request.body as { id?: unknown; rule?: { id?: unknown } } | undefined;
+  const id = body?.rule?.id ?? body?.id;
+  return typeof id === 'number' ? id : null;
+}
+
+/**
+ * A rule edit reads the stored rule first, so its fields read old → new. `nested`: the body holds
+ * the rule under `rule`; `name`: the rule's field that names it in the log (its path, its program).
+ */
+const storedRule = (call: 'firewall.rules.get' | 'tamper.rules.get' | 'tamper.names.get' | 'process.rules.get', nested: boolean, name?: string) =>
+  async (ctx: ConsoleContext, request: FastifyRequest): Promise<AuditBefore> => {
+    const id = editedId(request);
+    const rule = id === null ? null : ((await ctx.agent.call(call, { id })) as Record<string, unknown> | null);
+    if (!rule) return {};
+    const named = name && typeof rule[name] === 'string' ? `#${id} ${String(rule[name])}` : undefined;
+    return { ...(named ? { target: named } : {}), state: nested ? { rule } : rule };
+  };
+
+/** A shortcut edit reads the stored one (an add has no id and nothing before it). */
+const shortcutBefore = (ctx: ConsoleContext, request: FastifyRequest): AuditBefore => {
+  const id = editedId(request);
+  const stored = id === null ? undefined : listShortcuts(ctx.db).find((s) => s.id === id);
+  return stored ? { target: stored.name, state: { name: stored.name, action: stored.action, enabled: stored.enabled, expires_at: stored.expires_at, max_uses: stored.max_uses } } : {};
+};
+
 /** Every state-changing call of the console, by method and URL (without the /magapi prefix). A test checks none is missing. */
 export const auditSpecs: Record<string, AuditSpec | null> = {
   'POST /firewall/rules/add': { action: 'firewall.rule_add' },
-  'POST /firewall/rules/edit': { action: 'firewall.rule_edit', target: 'id' },
+  'POST /firewall/rules/edit': { action: 'firewall.rule_edit', target: 'id', before: storedRule('firewall.rules.get', false) },
   'POST /firewall/rules/enable': { action: 'firewall.rule_enable' },
   'POST /firewall/rules/disable': { action: 'firewall.rule_disable' },
   'POST /firewall/rules/delete': { action: 'firewall.rule_delete' },
@@ -60,17 +88,31 @@ export const auditSpecs: Record<string, AuditSpec | null> = {
   'POST /remote/bruteforce': { action: 'remote.bruteforce', before: remoteState('bruteforce') },
   'POST /remote/confirm': { action: 'remote.confirm', omit: ['token'] },
   'POST /tamper/rules/add': { action: 'tamper.rule_add' },
-  'POST /tamper/rules/edit': { action: 'tamper.rule_edit' },
+  'POST /tamper/rules/edit': { action: 'tamper.rule_edit', omit: ['rule.id'], before: storedRule('tamper.rules.get', true, 'path') },
   'POST /tamper/rules/enable': { action: 'tamper.rule_enable' },
   'POST /tamper/rules/delete': { action: 'tamper.rule_delete' },
   'POST /tamper/names/add': { action: 'tamper.name_add' },
-  'POST /tamper/names/edit': { action: 'tamper.name_edit' },
+  'POST /tamper/names/edit': { action: 'tamper.name_edit', omit: ['rule.id'], before: storedRule('tamper.names.get', true, 'dir') },
   'POST /tamper/names/enable': { action: 'tamper.name_enable' },
   'POST /tamper/names/delete': { action: 'tamper.name_delete' },
   'POST /process/rules/add': { action: 'process.rule_add' },
-  'POST /process/rules/edit': { action: 'process.rule_edit' },
+  'POST /process/rules/edit': { action: 'process.rule_edit', omit: ['rule.id'], before: storedRule('process.rules.get', true, 'process') },
   'POST /process/rules/enable': { action: 'process.rule_enable' },
   'POST /process/rules/delete': { action: 'process.rule_delete' },
+  'POST /trojan/settings': { action: 'trojan.settings', before: async (ctx) => ({ state: { settings: await ctx.agent.call('trojan.settings.get', {}) } }) },
+  'POST /trojan/library': { action: 'trojan.library', omit: ['library'] },
+  'POST /trojan/dirs/add': { action: 'trojan.dir_add' },
+  'POST /trojan/dirs/edit': { action: 'trojan.dir_edit' },
+  'POST /trojan/dirs/enable': { action: 'trojan.dir_enable' },
+  'POST /trojan/dirs/delete': { action: 'trojan.dir_delete' },
+  'POST /trojan/scan/start': { action: 'trojan.scan_start' },
+  'POST /trojan/scan/cancel': { action: 'trojan.scan_cancel' },
+  'POST /trojan/results/handle': { action: 'trojan.result_handle' },
+  'POST /trojan/isolate/restore': { action: 'trojan.isolate_restore' },
+  'POST /trojan/isolate/delete': { action: 'trojan.isolate_delete' },
+  'POST /audit/trojan/scan': { action: 'audit.trojan_scan' },
+  'POST /audit/trojan/cancel': { action: 'audit.trojan_cancel' },
+  'POST /audit/trojan/handle': { action: 'audit.trojan_handle' },
   'POST /account/settings': { action: 'account.settings' },
   'POST /account/unlock': { action: 'account.unlock', ownEventWhenDone: true },
   'POST /account/relock': { action: 'account.relock' },
@@ -104,7 +146,7 @@ export const auditSpecs: Record<string, AuditSpec | null> = {
   'POST /system/basic/ntp': { action: 'system.ntp', before: agentState('ntp.get') },
   'POST /system/basic/language': null,
   'POST /system/log': { action: 'system.log_settings', before: agentState('logs.settings.get') },
-  'POST /system/log_backup': { action: 'system.log_backup' },
+  'POST /system/log_backup': { action: 'system.log_backup', before: async (ctx) => ({ state: await ctx.agent.call('logs.backup.get', {}) }) },
   'POST /system/log_backup/run': { action: 'system.log_backup_run' },
   'POST /system/alerts': { action: 'system.alerts', before: (ctx) => ({ state: alertSettingsView(ctx.db) }) },
   'POST /system/alerts/queue': { action: 'system.alert_queue' },
@@ -116,7 +158,7 @@ export const auditSpecs: Record<string, AuditSpec | null> = {
   'POST /system/trust/ip_delete': { action: 'system.trust_delete' },
   'POST /system/trust/ip/renewal': { action: 'system.trust_renew' },
   'POST /system/trust/auto': { action: 'system.trust_auto', before: (ctx) => ({ state: getSetting(ctx.db, 'trust_auto_add') }) },
-  'POST /system/shortcut': { action: 'system.shortcut_save' },
+  'POST /system/shortcut': { action: 'system.shortcut_save', omit: ['id'], before: shortcutBefore },
   'POST /system/shortcut/reissue': { action: 'system.shortcut_reissue' },
   'POST /system/shortcut/delete': { action: 'system.shortcut_delete' },
   'POST /system/shortcut/test': { action: 'system.shortcut_test' },
