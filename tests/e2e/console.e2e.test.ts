@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { roleCan, sections, type RoleId } from '@rampart/contracts';
-import { field, id, logIn } from './browser-session.ts';
+import { field, id, inEnglish, logIn } from './browser-session.ts';
 import { launchBrowser, newBrowserContext, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -72,6 +72,23 @@ describe('Rampart in a real browser', () => {
     // No white frame around the page (the browser's 8 px body margin), and a favicon.
     expect(await page.evaluate('getComputedStyle(document.body).margin')).toBe('0px');
     expect(await page.getAttribute('link[rel="icon"]', 'href')).toMatch(/^data:image\/svg\+xml,/);
+  });
+
+  it('tells the truth about protection: nothing on reads as not protected; a module not in this build cannot be switched on (both languages)', async () => {
+    // A fresh product has every module off.
+    await page.goto(`${product.base}/#/dashboard`);
+    await expect.poll(() => page.textContent(id('dash-status-headline'))).toBe('未防护');
+    expect(await page.textContent(id('dash-status-no-module'))).toBe('所有模块均未开启，服务器没有受到保护');
+    await page.goto(`${product.base}/#/cloud`);
+    await page.waitForSelector(id('module-switch-why'));
+    expect(await page.textContent(id('module-switch-why'))).toBe('此版本暂未包含云防护，无法开启。');
+    expect(await page.isDisabled(id('module-switch'))).toBe(true);
+    await inEnglish(page, async () => {
+      await expect.poll(() => page.textContent(id('module-switch-why'))).toBe('Cloud protection is not in this build yet, so it cannot be turned on.');
+      await page.goto(`${product.base}/#/dashboard`);
+      await expect.poll(() => page.textContent(id('dash-status-headline'))).toBe('Not protected');
+      expect(await page.textContent(id('dash-status-no-module'))).toBe('Every module is off: nothing protects this server');
+    });
   });
 
   it('shows a chat message as an info notification', async () => {
