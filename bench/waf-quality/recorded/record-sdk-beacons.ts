@@ -18,6 +18,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { recordedLine } from './recording.ts';
 
 const [sdkDir = '/tmp/sdk', outFile = 'sdk-beacons.ndjson', roundsText = '6'] = process.argv.slice(2);
 const rounds = Number(roundsText);
@@ -38,12 +39,10 @@ const collector = http.createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const body = Buffer.concat(chunks);
-    const headers: [string, string][] = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
     const origin = req.headers.origin ?? '*';
     const cors = { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*', 'access-control-allow-methods': 'GET, POST, OPTIONS' };
     if (req.method !== 'OPTIONS') {
-      out.write(JSON.stringify({ method: req.method, target: req.url, headers, body: body.toString('base64') }) + '\n');
+      out.write(recordedLine(req, body));
       recorded++;
     }
     const path = req.url ?? '/';

@@ -3,7 +3,8 @@
  * plus mariadb-server and wordpress-theme-twentytwentyone) served by Apache + mod_php from a temporary
  * configuration, a MariaDB of its own in a temporary folder, and a recording reverse proxy in front
  * that writes every request the browser sends (method, target, raw headers, body) as one JSON line,
- * as record-sdk-beacons.ts does. What the browser does: installs the site, signs in, writes and
+ * as record-sdk-beacons.ts does (the database, Apache, proxy and browser parts are recording.ts, shared
+ * with record-phpmyadmin.ts and record-mediawiki.ts). What the browser does: installs the site, signs in, writes and
  * publishes posts in the block editor (REST saves, autosaves), adds categories and tags, uploads
  * images, saves settings and the profile, searches, comments, moderates. Everything is WordPress's own
  * front end; the text typed is ordinary prose, some of it about SQL, shells and HTML, as people write.
@@ -13,57 +14,18 @@
  * Writes /etc/wordpress/config-wp.recorded.test.php (Debian's WordPress finds its configuration by
  * Host) and removes it at the end. Loopback only; Chromium resolves every other name to nothing.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { png, Recording } from './recording.ts';
 
 const [outFile = 'wordpress.ndjson', roundsText = '4'] = process.argv.slice(2);
 const rounds = Number(roundsText);
 const host = 'wp.recorded.test';
 const configFile = `/etc/wordpress/config-${host}.php`;
-const dir = mkdtempSync(join(tmpdir(), 'rampart-wp-record-'));
-chmodSync(dir, 0o755);
-const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} did not come up`);
-}
-
-const canConnect = (port: number) => new Promise<boolean>((resolve) => {
-  const s = net.connect({ host: '127.0.0.1', port }, () => { s.destroy(); resolve(true); });
-  s.on('error', () => resolve(false));
-});
-
-/** MariaDB in `dir/db`, on a socket only. */
-async function startDatabase(): Promise<string> {
-  const data = join(dir, 'db');
-  const socket = join(dir, 'mysql.sock');
-  execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db'], { stdio: 'ignore' });
-  const db = spawn('mariadbd', ['--no-defaults', `--datadir=${data}`, `--socket=${socket}`, '--skip-networking', '--user=root', `--pid-file=${join(dir, 'mysqld.pid')}`], { stdio: 'ignore', detached: true });
-  children.push(db);
-  await waitFor(() => existsSync(socket), 'mariadbd');
-  chmodSync(socket, 0o777);
-  execFileSync('mariadb', ['--no-defaults', '-S', socket, '-uroot', '-e', "CREATE DATABASE wp; CREATE USER 'wp'@'localhost' IDENTIFIED BY 'wp'; GRANT ALL ON wp.* TO 'wp'@'localhost';"]);
-  return socket;
-}
+const recording = new Recording('wp');
+const dir = recording.dir;
 
 /** Apache (prefork + mod_php) serving Debian's WordPress on a loopback port. */
 async function startWordPress(socket: string): Promise<number> {
@@ -71,84 +33,14 @@ async function startWordPress(socket: string): Promise<number> {
   mkdirSync(join(content, 'uploads'), { recursive: true });
   for (const sub of ['themes', 'plugins']) symlinkSync(`/usr/share/wordpress/wp-content/${sub}`, join(content, sub));
   execFileSync('chown', ['-R', 'www-data:www-data', content]);
+  recording.cleanup.unshift(configFile);
   writeFileSync(configFile, `<?php
 define('DB_NAME', 'wp'); define('DB_USER', 'wp'); define('DB_PASSWORD', 'wp'); define('DB_HOST', 'localhost:${socket}');
 define('WP_CONTENT_DIR', '${content}'); define('FS_METHOD', 'direct'); define('DISABLE_WP_CRON', true);
 define('WP_HTTP_BLOCK_EXTERNAL', true); define('AUTOMATIC_UPDATER_DISABLED', true);
 $table_prefix = 'wp_';
 `);
-  const port = await freePort();
-  const mod = (name: string, file: string) => `LoadModule ${name} /usr/lib/apache2/modules/${file}`;
-  const conf = join(dir, 'apache2.conf');
-  writeFileSync(conf, `ServerRoot ${dir}
-DefaultRuntimeDir ${dir}
-PidFile ${dir}/apache2.pid
-Mutex file:${dir} default
-${mod('mpm_prefork_module', 'mod_mpm_prefork.so')}
-${mod('authz_core_module', 'mod_authz_core.so')}
-${mod('dir_module', 'mod_dir.so')}
-${mod('mime_module', 'mod_mime.so')}
-${mod('alias_module', 'mod_alias.so')}
-${mod('php_module', 'libphp8.2.so')}
-TypesConfig /etc/mime.types
-User www-data
-Group www-data
-ServerName ${host}
-Listen 127.0.0.1:${port}
-ErrorLog ${dir}/error.log
-StartServers 3
-DocumentRoot /usr/share/wordpress
-Alias /wp-content ${content}
-DirectoryIndex index.php index.html
-<Directory />
-  Require all granted
-  AllowOverride None
-</Directory>
-<FilesMatch ".+\\.php$">
-  SetHandler application/x-httpd-php
-</FilesMatch>
-`);
-  // Its own process group: prefork's parent signals its whole group on the way out, which would
-  // take this process with it.
-  const apache = spawn('/usr/sbin/apache2', ['-f', conf, '-DFOREGROUND'], { stdio: 'ignore', detached: true });
-  children.push(apache);
-  await waitFor(() => canConnect(port), 'apache2');
-  return port;
-}
-
-let recorded = 0;
-/** The recording reverse proxy: every request as sent, then forwarded to Apache. */
-async function startRecorder(upstream: number): Promise<number> {
-  const out = createWriteStream(outFile);
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const headers: [string, string][] = [];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-      out.write(JSON.stringify({ method: req.method, target: req.url, headers, body: body.toString('base64') }) + '\n');
-      recorded++;
-      const forward = http.request({ host: '127.0.0.1', port: upstream, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-        answer.pipe(res);
-      });
-      forward.on('error', () => res.writeHead(502).end());
-      forward.end(body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return (server.address() as AddressInfo).port;
-}
-
-/** A small valid PNG (one colour, w×h) built here, so uploads carry a real image. */
-function png(w: number, h: number, rgb: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
-  const crc = (b: Buffer) => { let c = 0xffffffff; for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
-  const chunk = (type: string, data: Buffer) => { const len = Buffer.alloc(4); len.writeUInt32BE(data.length); const td = Buffer.concat([Buffer.from(type), data]); const c = Buffer.alloc(4); c.writeUInt32BE(crc(td)); return Buffer.concat([len, td, c]); };
-  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(w, 0); ihdr.writeUInt32BE(h, 4); ihdr[8] = 8; ihdr[9] = 2;
-  const rows = Buffer.concat(Array.from({ length: h }, () => Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return recording.startApache(host, '/usr/share/wordpress', `Alias /wp-content ${content}`);
 }
 
 const posts = [
@@ -186,14 +78,11 @@ async function writePost(page: Page, base: string, post: (typeof posts)[number],
 }
 
 async function main(): Promise<void> {
-  const socket = await startDatabase();
+  const socket = await recording.startDatabase("CREATE DATABASE wp; CREATE USER 'wp'@'localhost' IDENTIFIED BY 'wp'; GRANT ALL ON wp.* TO 'wp'@'localhost';");
   const apachePort = await startWordPress(socket);
-  const port = await startRecorder(apachePort);
+  const port = await recording.startRecorder(outFile, apachePort);
   const base = `http://${host}:${port}`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [`--host-resolver-rules=MAP ${host} 127.0.0.1, MAP * ~NOTFOUND`, '--no-sandbox'] });
-  const context = await browser.newContext({ userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`, viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  page.on('dialog', (d) => d.accept().catch(() => {}));
+  const { browser, page } = await recording.browser(host);
   // Installation, as a new site owner does it.
   await page.goto(`${base}/wp-admin/install.php`, { waitUntil: 'load' });
   if (await page.locator('#language-continue').count()) await page.locator('#language-continue').click();
@@ -268,26 +157,4 @@ async function main(): Promise<void> {
   await browser.close();
 }
 
-try {
-  await main();
-  console.log(`recorded ${recorded} requests to ${outFile}`);
-} catch (error) {
-  console.error(`stopped after ${recorded} requests:`, error);
-} finally {
-  // Apache before MariaDB; each waited for (MariaDB flushes its files on the way out).
-  for (const child of children.reverse()) {
-    if (child.exitCode !== null) continue;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
-  for (const path of [configFile, dir]) {
-    try {
-      rmSync(path, { recursive: true, force: true, maxRetries: 5 });
-    } catch (error) {
-      console.error(`could not remove ${path}:`, error);
-    }
-  }
-  process.exit(0);
-}
+await recording.run(outFile, main);

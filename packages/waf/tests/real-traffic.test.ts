@@ -157,3 +157,45 @@ describe('what real SDKs put in their bodies', () => {
   passes('a replay snapshot repeating the same few strings 3,000 times', json('/replay', { nodes: Array.from({ length: 3000 }, (_, i) => ({ id: i, tagName: 'div', type: 'element' })) }));
   blocks('3,000 distinct strings still exceed what is read', json('/replay', { nodes: Array.from({ length: 3000 }, (_, i) => `value-${i}`) }), /too_many_inputs/);
 });
+
+describe('recorded database administration (phpMyAdmin)', () => {
+  const upload = (fileName: string, type: string, content: string) => {
+    const body = `--B\r\nContent-Disposition: form-data; name="db"\r\n\r\nshop\r\n--B\r\nContent-Disposition: form-data; name="import_file"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n--B--\r\n`;
+    return `POST /phpmyadmin/index.php?route=/import HTTP/1.1\nHost: shop.example\n${chrome}\nContent-Type: multipart/form-data; boundary=B\nContent-Length: ${Buffer.byteLength(body)}\n\n${body}`;
+  };
+  const dump = "-- Exported by hand from the old shop database\nSET NAMES utf8mb4;\nINSERT INTO products (name, price, category_id) VALUES\n  ('Rye loaf', 3.40, 1),\n  ('Croissant', 1.60, 2);\nUPDATE products SET name = 'Rye loaf (whole)' WHERE name = 'Rye loaf';\n";
+  passes('a .sql file imported: the file is the statements', upload('shop-products.sql', 'application/sql', dump));
+  passes('the same dump as a backup plugin uploads it (octet-stream)', upload('backup.sql', 'application/octet-stream', dump));
+  blocks('the same statements in a form field the application reads as a value', form('/phpmyadmin/index.php?route=/import', 'db=shop&note=' + encodeURIComponent("x'; UPDATE products SET price = 0; --")), /sqli/);
+  blocks('an injection in the uploaded file\'s name', upload("a' union select password from users-- .sql", 'application/sql', 'SELECT 1;'), /sqli/);
+});
+
+describe('phpMyAdmin writes SQL conditions with quoted names', () => {
+  const save = (where: string) => form('/phpmyadmin/index.php?route=/table/replace', `ajax_request=true&db=shop&table=products&clause_is_unique=1&where_clause%5B%5D=${encodeURIComponent(where)}&fields%5Bmulti_edit%5D%5B0%5D%5B%5D=3.10&fields_name%5Bmulti_edit%5D%5B0%5D%5B%5D=price&submit_type=save`);
+  passes('a grid edit: where_clause[] = `products`.`id` = 1', save('`products`.`id` = 1'));
+  passes('a condition on two qualified names', save("`shop`.`products`.`id` = 1 AND `products`.`name` LIKE 'R%'"));
+  blocks('`id` alone in the same field (strict)', save('`id`'), /cmdi/, 'strict');
+  blocks('a command with arguments in backticks next to a qualified name', save('`products`.`id` = 1 `uname -a`'), /cmdi/);
+  blocks('a qualified name compared with nothing: two substitutions (strict)', form('/x', 'note=' + encodeURIComponent('see `a`.`id`')), /cmdi/, 'strict');
+});
+
+describe('wikitext shows code in MediaWiki\'s own elements', () => {
+  const page = (text: string) => form('/mediawiki/index.php?title=Backup_procedure&action=submit', `wpTextbox1=${encodeURIComponent(text)}&wpSummary=${encodeURIComponent('How we back up')}&wpSave=Save+changes`);
+  const wikitext = (code: string) => `The '''nightly backup''' copies the database to the backup host.<ref>Set up in 2021.</ref>\n\n== Database ==\nTo check the last dump:\n${code}\n\n== Restore ==\n# Stop Apache first.\n# Load the dump and check [[Special:Version]].\n[[Category:Operations]]`;
+  const sql = "SELECT table_name, table_rows FROM information_schema.tables WHERE table_schema = 'wiki' ORDER BY table_rows DESC;";
+  passes('SQL in <syntaxhighlight lang="sql">', page(wikitext(`<syntaxhighlight lang="sql">\n${sql}\n</syntaxhighlight>`)));
+  passes('SQL in <source lang="sql"> (its older name)', page(wikitext(`<source lang="sql">\n${sql}\n</source>`)));
+  blocks('the same statement after an unclosed HTML <source> media element', page(wikitext(`<video><source src="/rack.mp4">\n${sql}`)), /sqli/);
+  blocks('a breakout before a code element is still read', page(`1' UNION SELECT table_name FROM information_schema.tables-- \n${wikitext('<syntaxhighlight lang="sql">SELECT 1;</syntaxhighlight>')}`), /sqli/);
+});
+
+describe('a command named without its operand does nothing', () => {
+  passes('a blog search for "rm -rf" (WordPress)', get('/?s=rm+-rf'));
+  passes('a wiki search and its suggestion request (MediaWiki)', get('/mediawiki/api.php?action=opensearch&format=json&formatversion=2&search=rm%20-rf&namespace=0&limit=10'));
+  passes('the search page as the Referer of its own scripts', get('/mediawiki/load.php?lang=en&modules=jquery&skin=vector', 'Referer: http://shop.example/mediawiki/index.php?search=rm+-rf&title=Special%3ASearch&go=Go\n'));
+  blocks('rm -rf with an operand', get('/?s=' + encodeURIComponent('rm -rf /')), /cmdi/);
+  blocks('rm -rf chained after a separator', get('/?s=' + encodeURIComponent(';rm -rf')), /cmdi/);
+  blocks('rm -rf under sudo', get('/?s=' + encodeURIComponent('sudo rm -rf')), /cmdi/);
+  blocks('a probe that makes the shell answer (env --version)', get('/?s=' + encodeURIComponent('env --version')), /cmdi/);
+  blocks('the probe in the Referer\'s query', get('/mediawiki/load.php?lang=en', 'Referer: http://shop.example/?args=env+--version\n'), /cmdi/);
+});

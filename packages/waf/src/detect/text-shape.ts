@@ -62,7 +62,8 @@ const maxSpans = 256;
 
 /**
  * The code regions of a document: Markdown fences (```…```, an unclosed fence runs to the end, as
- * CommonMark reads it), Markdown inline code (`…` on one line) and HTML `<code>`/`<pre>` elements.
+ * CommonMark reads it), Markdown inline code (`…` on one line), HTML `<code>`/`<pre>` elements and
+ * MediaWiki's closed `<syntaxhighlight>`/`<source>` elements.
  * A linear scan with indexOf, no backtracking; at most `maxSpans` regions.
  */
 export function codeSpans(value: string): CodeSpan[] {
@@ -109,7 +110,10 @@ export function codeSpans(value: string): CodeSpan[] {
     at = value.indexOf('`', close + 1);
   }
   const lower = value.length > 0 && value.indexOf('<') >= 0 ? value.toLowerCase() : '';
-  for (const tag of ['<code', '<pre']) {
+  // MediaWiki's code elements (SyntaxHighlight: `<syntaxhighlight lang="sql">`, and its older name
+  // `<source>`) count only when closed: `<source src=…>` is also HTML's media element, which has no end tag.
+  for (const tag of ['<code', '<pre', '<syntaxhighlight', '<source']) {
+    const mustClose = tag === '<syntaxhighlight' || tag === '<source';
     for (let at = lower.indexOf(tag); at >= 0 && spans.length < maxSpans; ) {
       const after = lower[at + tag.length];
       if (after !== '>' && after !== ' ' && after !== '\t' && after !== '\n') {
@@ -117,6 +121,7 @@ export function codeSpans(value: string): CodeSpan[] {
         continue;
       }
       const close = lower.indexOf('</' + tag.slice(1), at);
+      if (close < 0 && mustClose) break;
       const end = close < 0 ? value.length : close;
       spans.push({ start: at, end, markdown: false });
       at = close < 0 ? -1 : lower.indexOf(tag, close);

@@ -49,6 +49,8 @@ const plainShellWord = /^[\w@%+=:/~{}\\-]+(?:\.[\w@%+=:/~{}\\-]+)*$/;
 const deepPath = /^\/[\w.-]+\/[\w.-]*/;
 /** Network diagnostics that only name a host: what they print is about that host, nothing of the server's. */
 const hostProbes = new Set(['ping', 'ping6', 'traceroute', 'tracepath', 'nslookup']);
+/** Commands that do nothing and print nothing without an operand (`rm -rf`: "missing operand"). */
+const operandOnly = new Set(['rm', 'rmdir', 'mv', 'cp', 'ln', 'mkdir', 'chmod', 'chown', 'chgrp', 'touch', 'unlink', 'shred']);
 /** One host: a dotted IPv4 address or a dotted host name (no path, no port trick, no option). */
 const hostArgument = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?)$/i;
 const sensitiveArgument = /^(?:\/etc\/|\/proc\/|\/dev\/tcp|\/bin\/|\/tmp\/|c:[\\/]windows|https?:\/\/|ftp:\/\/|[a-z0-9.-]+\.(?:sh|py|pl|ps1|exe|php)$)/i;
@@ -167,7 +169,8 @@ function detectCommandHeader(value: string, name: string | undefined): DetectorH
 
 /**
  * `Referer: https://example.com/?args=env --version`: a parameter of the referring URL that is a
- * command followed by nothing but options (a search term there is words: "cat videos").
+ * command followed by nothing but options (a search term there is words: "cat videos"), unless the
+ * command does nothing without an operand.
  */
 function detectCommandInReferrerQuery(url: string): DetectorHit | null {
   const query = url.slice(url.indexOf('?') + 1).split('#')[0]!;
@@ -175,7 +178,9 @@ function detectCommandInReferrerQuery(url: string): DetectorHit | null {
     const text = percentDecode(pair.bare ? pair.name : pair.value, true);
     const words = text.trim().split(/\s+/);
     if (words.length < 2 || words.length > 6 || !/^[A-Za-z][\w.-]{0,30}$/.test(words[0]!)) continue;
-    if (resolveCommand(words[0]!, false) && words.slice(1).every((w) => optionWord.test(w))) return hit('cmdi.command_line', text.trim(), 2);
+    // (`rm -rf` with no operand does nothing: see operandOnly.)
+    const resolved = resolveCommand(words[0]!, false);
+    if (resolved && !operandOnly.has(resolved.name) && words.slice(1).every((w) => optionWord.test(w))) return hit('cmdi.command_line', text.trim(), 2);
   }
   return null;
 }
@@ -258,7 +263,16 @@ function startsWithCommand(value: string): boolean {
  * Each command judged as the tokenizer ends the one after it (judge reads one command ahead), the
  * first clear hit stopping the reading: see forEachShellCommand.
  */
-function detectShell(value: string, location: InputLocation): DetectorHit | null {
+/**
+ * `` `products`.`id` = 1 ``: MySQL's quoted names joined into a qualified name and compared with
+ * something is a SQL condition (phpMyAdmin sends one as every row's `where_clause`), not two command
+ * substitutions. Its backticks are dropped before the shell reading; `` `id` `` alone, a span with a
+ * blank or any punctuation in it (`` `cat /etc/passwd` ``), or a name compared with nothing is read as before.
+ */
+const qualifiedSqlName = /`[\w$]{1,64}`(?:\.`[\w$]{1,64}`)+(?=\s*(?:[=<>!]|(?:like|is|in|between|regexp)\s))/gi;
+
+function detectShell(input: string, location: InputLocation): DetectorHit | null {
+  const value = input.includes('`.`') ? input.replace(qualifiedSqlName, (names) => names.replaceAll('`', '')) : input;
   const markdown = location === 'body' && markdownCode.test(value);
   let pipeCount = 0;
   for (let i = value.indexOf('|'); i >= 0 && pipeCount < 4; i = value.indexOf('|', i + 1)) pipeCount++;
@@ -384,6 +398,11 @@ function judge(command: ShellCommand, following: ShellCommand | undefined, locat
       // `ansible all -m ping`, `flock -u / whoami`: a distinctive tool with an option among plain
       // words; `env --version`, `perf --help`: any command followed by nothing but options.
       const options = args.filter((a) => optionWord.test(a.text)).length;
+      // `rm -rf` alone, searched in a blog or a wiki (issue 25: WordPress, MediaWiki): a command that
+      // acts only on the operands it is given, with none, does nothing and prints nothing, so it is
+      // neither an attack nor a probe (`env --version` and `uname -a` make the shell answer). With an
+      // operand, a wrapper, a line break or anything chained, it is judged as before.
+      if (options === args.length && following === undefined && !wrapper && !entered && operandOnly.has(resolved.name)) return null;
       if (options > 0 && (resolved.cls === 'distinctive' || options === args.length)) return hit('cmdi.command_line', evidence, 2);
       // `cat /path/file.gz`, `ll /var/www/`, `'ll' /var/www/`: a deep absolute path, or a command word in quotes.
       if (shaped && (args.some((a) => deepPath.test(a.text)) || word.quoted === true)) return hit('cmdi.command_line', evidence, 2);

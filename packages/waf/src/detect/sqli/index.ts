@@ -699,6 +699,12 @@ export function detectSqliValue(value: string): DetectorHit | null {
 const rawAssignment = /^[A-Za-z_][A-Za-z0-9_.-]{0,30}=/;
 
 export const detectSqli: Detector = (value: string, location: InputLocation, name?: string) => {
+  // An uploaded file's content is not a parameter: PHP hands it to the application as a file
+  // ($_FILES, a temporary path), as every multipart reader does, never as a value pasted into a
+  // query. SQL in it is what the file is (a dump or migration imported in phpMyAdmin or a backup
+  // plugin: `SET NAMES utf8mb4; INSERT INTO …`, issue 25), and CRS does not read file contents for
+  // SQL either. The file's name and the form's other fields are still read.
+  if (location === 'file_content') return null;
   const found = detectSqliAt(value, location) ?? wholeValueProbe(value, location, name);
   if (found?.severity === 2 || (location !== 'body_name' && location !== 'query_name')) return found;
   const assignment = rawAssignment.exec(value);
