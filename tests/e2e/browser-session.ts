@@ -96,6 +96,11 @@ export async function clickUntilGone(page: Page, button: string, gone: string) {
   }
 }
 
+/** The two lines of a list's empty state (`<prefix>-empty`, web components/EmptyHint.tsx): what it holds, what to do next. */
+export async function emptyHint(page: Page, prefix: string) {
+  return [await page.textContent(id(`${prefix}-empty-text`)), await page.textContent(id(`${prefix}-empty-next`))];
+}
+
 /** Runs `check` on the current page in English, then goes back to Chinese. */
 export async function inEnglish(page: Page, check: () => Promise<void>) {
   await switchLanguage(page, 'English', /[A-Za-z]/);

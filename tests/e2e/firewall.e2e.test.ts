@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, field, id, inEnglish, signIn } from './browser-session.ts';
+import { api, emptyHint, field, id, inEnglish, signIn } from './browser-session.ts';
 import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -173,6 +173,29 @@ describe('the firewall tabs in a real browser (module off)', () => {
       const english = await page.textContent(`${id('fw-rule-table')} thead`);
       expect(english).toContain('Destination ports');
       expect(english).toContain('Destinations');
+    });
+  });
+
+  it('empty lists say what they hold and what to do next, in Chinese and in English (issue 27)', async () => {
+    await openTab('rule_out', 'fw-rules-out-page');
+    await page.waitForSelector(id('fw-rule-empty'));
+    expect(await emptyHint(page, 'fw-rule')).toEqual(['暂无出站规则：未匹配任何规则的流量默认放行。', '点击“添加出站规则”添加。']);
+    // A search that finds nothing says so, and how to see the whole list again.
+    await page.fill(field('fw-rule-keyword'), 'no-such-rule');
+    await page.click(id('fw-rule-search'));
+    await expect.poll(() => page.textContent(id('fw-rule-empty-text')), { timeout: 10_000 }).toBe('没有与“no-such-rule”匹配的记录。');
+    expect(await page.textContent(id('fw-rule-empty-next'))).toBe('请检查输入，或清空搜索框查看全部。');
+
+    await openTab('intercept_list', 'fw-intercept-page');
+    await page.waitForSelector(id('fw-intercept-empty'));
+    expect(await emptyHint(page, 'fw-intercept')).toEqual(['当前没有被拦截的地址。', '被攻击防护自动拦截或手动拦截的地址会显示在这里。']);
+
+    await inEnglish(page, async () => {
+      await page.waitForSelector(id('fw-intercept-empty'));
+      expect(await emptyHint(page, 'fw-intercept')).toEqual(['No address is blocked.', 'Addresses blocked by attack protection or by hand appear here.']);
+      await openTab('rule_out', 'fw-rules-out-page');
+      await page.waitForSelector(id('fw-rule-empty'));
+      expect(await emptyHint(page, 'fw-rule')).toEqual(['No outbound rule yet: traffic that no rule matches is allowed.', 'Add one with “Add outbound rule”.']);
     });
   });
 

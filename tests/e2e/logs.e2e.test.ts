@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { AgentClient } from '@rampart/agent-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, field, id, inEnglish, signIn } from './browser-session.ts';
+import { api, emptyHint, field, id, inEnglish, signIn } from './browser-session.ts';
 import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -107,6 +107,29 @@ describe('the log section and log settings in a real browser', () => {
     await page.click(id('photo-clear-confirm'));
     await expect.poll(async () => (await api(product, token, 'GET', '/log/photo/base')).data, { timeout: 10_000 }).toMatchObject({ count: 0 });
     await expect.poll(() => page.isVisible('[data-testid^="photo-row-"]')).toBe(false);
+  });
+
+  it('says when no event matches the filters, and what an empty snapshot list waits for, in Chinese and in English (issue 27)', async () => {
+    const searchNothing = async () => {
+      await page.goto(`${product.base}/#/log/system`);
+      await page.waitForSelector(id('log-table'));
+      await page.fill(field('log-filter-keyword'), 'no-such-event-e2e');
+      await page.click(id('log-search'));
+      await page.waitForSelector(id('log-empty'), { timeout: 10_000 });
+    };
+    await searchNothing();
+    expect(await emptyHint(page, 'log')).toEqual(['没有符合这些筛选条件的事件。', '请选择更长的时间范围，或清除筛选条件。']);
+    // Snapshots: none stored (the test before clears them), the default period of 7 days.
+    await page.goto(`${product.base}/#/log/photo`);
+    await page.waitForSelector(id('photo-empty'), { timeout: 10_000 });
+    expect(await emptyHint(page, 'photo')).toEqual(['这段时间内没有请求快照。', '选择更长的时间范围可查看更早的记录。']);
+
+    await inEnglish(page, async () => {
+      await page.waitForSelector(id('photo-empty'));
+      expect(await emptyHint(page, 'photo')).toEqual(['No request snapshot in this period.', 'Choose a longer period to see older records.']);
+      await searchNothing();
+      expect(await emptyHint(page, 'log')).toEqual(['No event matches these filters.', 'Choose a longer period, or clear the filters.']);
+    });
   });
 
   it('refuses bad log settings on the field and saves good ones', async () => {

@@ -9,6 +9,7 @@ import { entryLines, foldLineErrors, schemaErrors, spanText, useClampPage, useNo
 import { KeywordSearch, PagedSelectableTable, SelectedCount } from '../pages/firewall/parts.tsx';
 import { formatDateTime } from '../utils/format.ts';
 import { testId } from '../utils/testId.ts';
+import type { EmptyTexts } from './EmptyHint.tsx';
 import { errorProps, withoutError, type FieldErrors, type IssueLike } from './forms/fieldErrors.tsx';
 
 /*
@@ -92,12 +93,14 @@ export interface TimedListTexts {
 
 /**
  * The toolbar (the page's buttons, the selected count, the keyword search) and the table: address,
- * reason, detail, start, end, time left (`<prefix>-remaining-<id>`), and the page's row actions.
+ * reason, detail, start, end, time left (`<prefix>-remaining-<id>`), and the page's row actions;
+ * `empty` while no address is listed.
  */
-export function TimedAddressList<T extends TimedRow>({ prefix, state, texts, startedAt, reasonTag, rowActions, toolbar, selectable }: {
+export function TimedAddressList<T extends TimedRow>({ prefix, state, texts, empty, startedAt, reasonTag, rowActions, toolbar, selectable }: {
   prefix: string;
   state: TimedPageState<T>;
   texts: TimedListTexts;
+  empty: EmptyTexts;
   startedAt: (row: T) => number;
   reasonTag: (row: T) => ReactNode;
   rowActions?: (row: T) => ReactNode;
@@ -148,6 +151,7 @@ export function TimedAddressList<T extends TimedRow>({ prefix, state, texts, sta
         setSelected={setSelected}
         query={state.query}
         setQuery={setQuery}
+        empty={empty}
       />
     </Flex>
   );

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccountSettings, AccountStatus } from '@rampart/contracts';
+import { EmptyHint } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { StateTag } from '../tamper/StateTag.tsx';
 import { accountKey, relockAccountFiles, saveAccountSettings, unlockAccountFiles } from './api.ts';
@@ -47,7 +48,7 @@ export function LockCard({ status, groups }: { status: AccountStatus; groups: re
         {status.notes.map((note) => (
           <Alert key={note} type="warning" showIcon title={t(`account.note.${note}`, { defaultValue: note })} data-testid={`account-note-${note}`} />
         ))}
-        <Table<FileRow> rowKey="file" size="small" pagination={false} columns={columns} dataSource={status.files} />
+        <Table<FileRow> rowKey="file" size="small" pagination={false} columns={columns} dataSource={status.files} locale={{ emptyText: <EmptyHint text={t('empty.account.files')} /> }} />
 
         <Form layout="vertical">
           <Form.Item extra={t('account.lock_files_hint')}>

@@ -2,6 +2,7 @@ import { Alert, App, Button, Card, Descriptions, Space, Table, Tag, Typography, 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AccountPrivileged, PrivilegedAccount } from '@rampart/contracts';
+import { EmptyHint } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { testId } from '../../utils/testId.ts';
 import { accountKey, setRootLogin } from './api.ts';
@@ -46,7 +47,7 @@ export function PrivilegedCard({ view }: { view: AccountPrivileged }) {
     <Card title={t('account.privileged_title')} size="small" data-testid="account-privileged">
       <Space orientation="vertical" style={{ width: '100%' }}>
         <Typography.Paragraph type="secondary">{t('account.privileged_hint')}</Typography.Paragraph>
-        <Table<PrivilegedAccount> rowKey="name" size="small" pagination={false} columns={columns} dataSource={view.accounts} />
+        <Table<PrivilegedAccount> rowKey="name" size="small" pagination={false} columns={columns} dataSource={view.accounts} locale={{ emptyText: <EmptyHint text={t('empty.account.privileged')} /> }} />
         <Descriptions size="small" column={1} title={t('account.root_login_title')}>
           <Descriptions.Item label={t('account.root_permit')}>
             <span data-testid="account-root-permit">{root.permit ?? t('account.sshd_unknown')}</span>

@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef, useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auditLevels, auditOutcomes, type AuditLevel, type AuditOutcome, type AuditResultRow, type AuditRun, type AuditRunState, type AuditStatus } from '@rampart/contracts';
+import { EmptyHint } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { auditKey, auditPollMs, fetchAuditHistory, fetchAuditResults, fetchAuditStatus, startAudit, type ResultsQuery } from './api.ts';
@@ -200,6 +201,7 @@ export function SystemAuditPage() {
         dataSource={history.data?.list ?? []}
         loading={history.isFetching}
         size="small"
+        locale={{ emptyText: <EmptyHint text={t('empty.audit.history')} next={canStart ? t('empty.audit.history_next', { button: t('audit.button.start') }) : t('empty.read_only')} testId="audit-history-empty" /> }}
         onRow={(r) => ({ 'data-testid': `audit-history-${r.id}` }) as HTMLAttributes<HTMLElement>}
         pagination={{ current: historyPage, pageSize: 10, total: history.data?.total ?? 0, onChange: setHistoryPage }}
         data-testid="audit-history"

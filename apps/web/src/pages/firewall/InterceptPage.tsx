@@ -50,6 +50,7 @@ function InterceptBody() {
         prefix="fw-intercept"
         state={state}
         selectable={canDelete}
+        empty={{ text: t('empty.fw.intercept'), next: t('empty.fw.intercept_next') }}
         texts={{
           ip: t('fw.intercept.ip'),
           reason: t('fw.intercept.reason'),

@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { firewallListKinds, type FirewallListKind, type ListEntry } from '@rampart/contracts';
+import { addStep } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
@@ -137,6 +138,7 @@ function ListsBody() {
         rows={rows}
         total={total}
         loading={list.isFetching}
+        empty={{ text: t(`empty.fw.${kind}`), next: addStep(t, canAdd, t('fw.lists.add')) }}
         selectable={canDelete}
         selected={selected}
         setSelected={setSelected}

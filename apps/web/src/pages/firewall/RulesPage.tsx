@@ -5,6 +5,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { commonAreaIdOf, type FirewallChange, type FirewallDirection, type FirewallRule, type FirewallRuleInput } from '@rampart/contracts';
 import { errorField, isApiError } from '../../api/errors.ts';
+import { addStep } from '../../components/EmptyHint.tsx';
 import type { FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useCan } from '../../session/useUserInfo.ts';
@@ -202,6 +203,7 @@ function RulesList({ direction }: { direction: FirewallDirection }) {
         total={total}
         loading={list.isFetching}
         scroll={{ x: 1100 }}
+        empty={{ text: t(`empty.fw.rule_${dir}`), next: addStep(t, canAdd, t(`fw.rule.add_${dir}`)) }}
         selectable={selectable}
         selected={selected}
         setSelected={setSelected}

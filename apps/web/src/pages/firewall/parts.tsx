@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type Dispatch, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FirewallListKind } from '@rampart/contracts';
+import { EmptyHint, searchEmpty, type EmptyTexts } from '../../components/EmptyHint.tsx';
 import { saveBlob } from '../../utils/download.ts';
 import { testId } from '../../utils/testId.ts';
 import { exportFirewallList, pageSizes, type PageQuery } from './api.ts';
@@ -75,12 +76,18 @@ interface PagedSelectableTableProps<T extends { id: number }> {
   setSelected: Dispatch<SetStateAction<number[]>>;
   query: PageQuery;
   setQuery: Dispatch<SetStateAction<PageQuery>>;
+  /**
+   * What the list shows while it has no entry (`<prefix>-empty`); a keyword search that found nothing
+   * says so instead.
+   */
+  empty: EmptyTexts;
 }
 
 /** A server-paged table of entries keyed by id, with optional row selection; changing page or page size clears the selection. */
 export function PagedSelectableTable<T extends { id: number }>(props: PagedSelectableTableProps<T>) {
-  const { prefix, columns, rows, total, loading, scroll, selectable, selected, setSelected, query, setQuery } = props;
+  const { prefix, columns, rows, total, loading, scroll, selectable, selected, setSelected, query, setQuery, empty } = props;
   const { t } = useTranslation();
+  const shown = query.keyword ? searchEmpty(t, query.keyword) : empty;
   return (
     <Table<T>
       rowKey="id"
@@ -89,6 +96,7 @@ export function PagedSelectableTable<T extends { id: number }>(props: PagedSelec
       dataSource={rows}
       loading={loading}
       scroll={scroll}
+      locale={{ emptyText: shown && <EmptyHint {...shown} testId={`${prefix}-empty`} /> }}
       rowSelection={
         selectable
           ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), getCheckboxProps: (r) => testId(`${prefix}-select-${r.id}`) }

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NoticeListResult } from '@rampart/contracts';
 import { deleteNotices, fetchNoticeInfo, fetchNotices, logPageSize, markNoticesRead, type NoticeIds } from '../../api/endpoints.ts';
+import { EmptyHint } from '../../components/EmptyHint.tsx';
 import { Markup } from '../../components/Markup.tsx';
 import { unreadKey } from '../../session/unread.ts';
 import { useCan } from '../../session/useUserInfo.ts';
@@ -131,6 +132,7 @@ export function NoticePage() {
         columns={columns}
         dataSource={rows}
         loading={list.isFetching}
+        locale={{ emptyText: <EmptyHint text={t('empty.log.notice')} next={t('empty.log.notice_next')} testId="notice-empty" /> }}
         rowSelection={{
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys.map(Number)),

@@ -11,7 +11,7 @@ import { useCan } from '../../session/useUserInfo.ts';
 import { saveBlob } from '../../utils/download.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
-import { CursorTable } from './CursorTable.tsx';
+import { CursorTable, logEmpty } from './CursorTable.tsx';
 import { monospace } from './LogDetailDrawer.tsx';
 import { LogFilterBar } from './LogFilterBar.tsx';
 import { useCursorList } from './useCursorList.ts';
@@ -154,7 +154,7 @@ export function PhotoPage() {
           {t('log.photo.base_hint', { count: base.data.count, days: base.data.keep_days })}
         </Typography.Text>
       )}
-      <CursorTable<PhotoRecord> prefix="photo" columns={columns} list={list} scrollX={1000} onOpen={setDetail} />
+      <CursorTable<PhotoRecord> prefix="photo" columns={columns} list={list} scrollX={1000} onOpen={setDetail} empty={logEmpty(t, 'photo', filters)} />
       <PhotoModal row={detail} onClose={() => setDetail(null)} />
     </div>
   );

@@ -10,7 +10,7 @@ import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime, formatSize } from '../../utils/format.ts';
 import { DownloadModal } from './DownloadModal.tsx';
-import { CursorTable } from './CursorTable.tsx';
+import { CursorTable, logEmpty } from './CursorTable.tsx';
 import { LogDetailDrawer } from './LogDetailDrawer.tsx';
 import { LogFilterBar } from './LogFilterBar.tsx';
 import { levelColour, levelName, moduleName } from './names.ts';
@@ -95,7 +95,7 @@ export function SystemLogPage() {
         )}
       </Flex>
       {base.data && <BaseHint base={base.data} />}
-      <CursorTable<LogRow> prefix="log" columns={columns} list={list} scrollX={900} onOpen={setDetail} />
+      <CursorTable<LogRow> prefix="log" columns={columns} list={list} scrollX={900} onOpen={setDetail} empty={logEmpty(t, 'event', filters)} />
       <LogDetailDrawer row={detail} onClose={() => setDetail(null)} />
       <DownloadModal state={download.state} onCancel={download.cancel} onClose={download.close} onAgain={download.again} />
     </div>

@@ -7,6 +7,7 @@ import type { ProcessRule, ProcessRuleInput, RuleState } from '@rampart/contract
 import { errorField, isApiError } from '../../api/errors.ts';
 import type { FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
+import { addStep } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { testId } from '../../utils/testId.ts';
 import { defaultPageSize, type PageQuery } from '../firewall/api.ts';
@@ -164,6 +165,7 @@ export function ProcessPage() {
         total={list.data?.total ?? 0}
         loading={list.isFetching}
         scroll={{ x: 1200 }}
+        empty={{ text: t('empty.proc'), next: addStep(t, canAdd, t('proc.add')) }}
         selectable={canEnable || canDisable || canDelete}
         selected={selected}
         setSelected={setSelected}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { panelAccountAddBodySchema, panelAccountEditBodySchema, type PanelAccount, type PanelAccountAddBody, type PanelAccountEditBody } from '@rampart/contracts';
 import { errorField, isApiError } from '../../api/errors.ts';
 import { feedback } from '../../api/feedback.ts';
+import { EmptyHint } from '../../components/EmptyHint.tsx';
 import { Markup } from '../../components/Markup.tsx';
 import { issuesToErrors, type FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
@@ -182,6 +183,7 @@ export function AccountsPage() {
           loading={list.isFetching}
           pagination={false}
           scroll={{ x: 1000 }}
+          locale={{ emptyText: <EmptyHint text={t('empty.sys.accounts')} /> }}
           onRow={(r) => testId(`account-row-${r.username}`)}
           data-testid="accounts-table"
         />

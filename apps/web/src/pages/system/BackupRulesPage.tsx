@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { backupRulesInputSchema, backupSubdirectory, type BackupRuleInput, type BackupRuleView, type Language } from '@rampart/contracts';
 import { fetchBackupRules, runBackup, saveBackupRules, type BackupRules, type BackupRunResult } from '../../api/endpoints.ts';
 import { errorField, isApiError } from '../../api/errors.ts';
+import { EmptyHint, addStep } from '../../components/EmptyHint.tsx';
 import { issuesToErrors, type FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useCan } from '../../session/useUserInfo.ts';
@@ -199,6 +200,7 @@ export function BackupRulesPage() {
         loading={rules.isFetching}
         pagination={false}
         scroll={{ x: 1100 }}
+        locale={{ emptyText: <EmptyHint text={t('empty.sys.backup')} next={addStep(t, canEdit, t('backup.add'))} testId="backup-empty" /> }}
         onRow={(r) => testId(`backup-row-${r.id}`)}
         data-testid="backup-table"
       />

@@ -5,6 +5,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { areaName, type CommonArea, type FirewallChange } from '@rampart/contracts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
+import { addStep } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
@@ -129,6 +130,7 @@ function AreasBody() {
         rows={rows}
         total={total}
         loading={list.isFetching}
+        empty={{ text: t('empty.sys.area'), next: addStep(t, canEdit, t('sys_areas.add')) }}
         selectable={canDelete}
         selected={selected}
         setSelected={setSelected}

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { configBackupsKept, type ConfigBackupKind, type ConfigBackupView, type ConfigRestoreResult, type Probation } from '@rampart/contracts';
+import { EmptyHint, addStep } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { saveBlob } from '../../utils/download.ts';
 import { formatDateTime, formatSize } from '../../utils/format.ts';
@@ -158,6 +159,7 @@ export function ConfigBackupPage() {
           loading={backups.isLoading || busy}
           pagination={false}
           scroll={{ x: 900 }}
+          locale={{ emptyText: <EmptyHint text={t('empty.sys.config')} next={addStep(t, can.add, t('sys_config.backup_now'))} testId="cfg-backups-empty" /> }}
           data-testid="cfg-backups"
         />
         <Typography.Text type="secondary">{t('sys_config.retention', { count: configBackupsKept })}</Typography.Text>

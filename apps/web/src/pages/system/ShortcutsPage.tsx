@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ShortcutSaved, ShortcutStatus, ShortcutView } from '@rampart/contracts';
+import { EmptyHint, addStep } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
@@ -135,6 +136,7 @@ export function ShortcutsPage() {
             loading={list.isFetching}
             pagination={false}
             scroll={{ x: 'max-content' }}
+            locale={{ emptyText: <EmptyHint text={t('empty.sys.shortcut')} next={addStep(t, canAdd, t('sys_shortcut.add'))} testId="sc-empty" /> }}
             onRow={(r) => testId(`sc-row-${r.id}`)}
           />
         )}

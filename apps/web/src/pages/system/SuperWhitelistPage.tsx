@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SuperWhitelistEntry } from '@rampart/contracts';
+import { addStep } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { testId } from '../../utils/testId.ts';
@@ -136,6 +137,7 @@ export function SuperWhitelistPage() {
         rows={rows}
         total={total}
         loading={list.isFetching}
+        empty={{ text: t('empty.sys.trust'), next: addStep(t, canAdd, t('sys_trust.add')) }}
         selectable={canEdit || canDelete}
         selected={selected}
         setSelected={setSelected}

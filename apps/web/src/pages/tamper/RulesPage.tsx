@@ -7,6 +7,7 @@ import type { RuleState, TamperRule, TamperRuleInput } from '@rampart/contracts'
 import { errorField, isApiError } from '../../api/errors.ts';
 import type { FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
+import { addStep } from '../../components/EmptyHint.tsx';
 import { useCan } from '../../session/useUserInfo.ts';
 import { testId } from '../../utils/testId.ts';
 import { defaultPageSize, type PageQuery } from '../firewall/api.ts';
@@ -195,6 +196,7 @@ export function RulesPage() {
         total={list.data?.total ?? 0}
         loading={list.isFetching}
         scroll={{ x: 1180 }}
+        empty={{ text: t('empty.tamper.rule'), next: addStep(t, canAdd, t('tamper.rule.add')) }}
         selectable={canEnable || canDisable || canDelete}
         selected={selected}
         setSelected={setSelected}

@@ -3,6 +3,7 @@ import { Button, Flex, Form, Input, Switch, Table, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ccVerifications, emptyRefererActions, websiteModes, type TimeLimitRule, type WebsiteProtectInput, type WebsiteProtectView } from '@rampart/contracts';
+import { EmptyHint, addStep } from '../../components/EmptyHint.tsx';
 import type { FieldErrors } from '../../components/forms/fieldErrors.tsx';
 import { Group, LinesField, NumberField, SelectField, TextField } from './controls.tsx';
 import { SettingsTabPage, type FormKit } from './SettingsTab.tsx';
@@ -71,6 +72,7 @@ function TimeLimits({ kit }: { kit: FormKit<ProtectDraft> }) {
         size="small"
         pagination={false}
         dataSource={rules}
+        locale={{ emptyText: <EmptyHint text={t('empty.web.time_limits')} next={addStep(t, !kit.readOnly, t('web.protect.time_add'))} /> }}
         data-testid="web-protect-time-limits"
         columns={[
           {

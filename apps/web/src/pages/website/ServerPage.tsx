@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WebsiteDiscoveredSite, WebsiteServerList, WebsiteSiteView } from '@rampart/contracts';
+import { EmptyHint } from '../../components/EmptyHint.tsx';
 import { useCan, useUserInfo } from '../../session/useUserInfo.ts';
 import { testId } from '../../utils/testId.ts';
 import { WebsiteFrame } from './WebsiteFrame.tsx';
@@ -188,6 +189,15 @@ function ServerBody() {
         loading={servers.isFetching}
         pagination={false}
         scroll={{ x: 1000 }}
+        locale={{
+          emptyText: (
+            <EmptyHint
+              text={t('empty.web.server')}
+              next={canAdd ? t('empty.web.server_next', { add: t('web.server.add'), discover: t('web.server.discover') }) : t('empty.read_only')}
+              testId="web-server-empty"
+            />
+          ),
+        }}
         onRow={(s) => testId(`web-server-row-${s.id}`)}
         data-testid="web-server-table"
       />

@@ -58,6 +58,7 @@ function TimedBody({ list }: { list: TimedList }) {
         prefix={prefix}
         state={state}
         selectable={canDelete || canAdd}
+        empty={{ text: t(`empty.web.${list}`), next: t(`empty.web.${list}_next`) }}
         texts={{
           ip: t('web.timed.ip'),
           reason: t('web.timed.reason'),
