@@ -14,6 +14,8 @@ fi
 if [ "$(id -u)" = 0 ]; then
   need=()
   command -v nft >/dev/null 2>&1 || need+=(nftables)
+  # Trojan protection's real-time watch (IN_CLOSE_WRITE / IN_MOVED_TO, recursive).
+  command -v inotifywait >/dev/null 2>&1 || need+=(inotify-tools)
   # The guard helper (apps/guard): C and BPF built here with Debian's toolchain (libbpf CO-RE).
   command -v clang >/dev/null 2>&1 || need+=(clang)
   command -v llvm-strip >/dev/null 2>&1 || need+=(llvm)

@@ -31,6 +31,8 @@ import { openRemote } from './remote/open-remote.ts';
 import { remoteHandlers } from './remote/remote-handlers.ts';
 import { AuditService, type AuditTarget } from './audit/audit-service.ts';
 import { auditHandlers } from './audit/audit-handlers.ts';
+import { TrojanService, type TrojanOptions } from './trojan/trojan-service.ts';
+import { trojanHandlers } from './trojan/trojan-handlers.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -72,6 +74,8 @@ export interface AgentOptions {
    * main entry passes `/` and the real executor, or RAMPART_AUDIT_ROOT's fixture root (browser tests).
    */
   audit?: AuditTarget;
+  /** Trojan protection: its clock and minute timer (tests drive the schedule), the watch, site discovery. */
+  trojan?: TrojanOptions;
 }
 
 export interface RunningAgent {
@@ -86,6 +90,7 @@ export interface RunningAgent {
   process: ProcessService;
   remote: RemoteService;
   audit: AuditService;
+  trojan: TrojanService;
   close(): Promise<void>;
 }
 
@@ -100,6 +105,7 @@ function buildHandlers(
   processes: ProcessService,
   remote: RemoteService,
   audit: AuditService,
+  trojan: TrojanService,
   options: AgentOptions,
   log: (line: string) => void,
   basic: ReturnType<typeof systemBasicHandlers>,
@@ -115,6 +121,7 @@ function buildHandlers(
     ...processHandlers(processes),
     ...remoteHandlers(remote),
     ...auditHandlers(audit),
+    ...trojanHandlers(trojan),
     'host.info': () => collectHostInfo(guard.kernelCauses()),
     'host.rates': () => sampler.current(),
     'module.list': async () => store.list(),
@@ -125,6 +132,7 @@ function buildHandlers(
       if (modules.includes('account')) await account.setEnabled(flags.account === 1);
       if (modules.includes('process')) await processes.setEnabled(flags.process === 1);
       if (modules.includes('remote')) await remote.setEnabled(flags.remote === 1);
+      if (modules.includes('trojan')) await trojan.setEnabled(flags.trojan === 1);
       try {
         options.onModuleSwitch?.(flags);
       } catch (error) {
@@ -177,7 +185,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const ntp = await NtpService.open({ stateDir: path.resolve(options.stateDir), log, setClock: options.executors.setClock ?? null, ...options.ntp });
   const remote = await openRemote(firewall, (await store.list()).remote === 1, sinks, log, options.remote);
   const audit = new AuditService({ stateDir: path.resolve(options.stateDir), target: options.audit ?? null, moduleFlags: async () => store.list(), log });
-  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, audit, options, log, systemBasicHandlers(protection, ntp));
+  const trojan = await TrojanService.open(path.resolve(options.stateDir), (await store.list()).trojan === 1, sinks.event, log, { now: options.logs?.now, ...options.trojan });
+  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, audit, trojan, options, log, systemBasicHandlers(protection, ntp));
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -202,6 +211,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await guard.close();
     await remote.close();
     audit.close();
+    await trojan.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -220,6 +230,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await guard.close();
     await remote.close();
     audit.close();
+    await trojan.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -242,10 +253,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await guard.close();
       await remote.close();
       audit.close();
+      await trojan.close();
       await firewall.close();
       await logs.close();
     })();
     return closed;
   };
-  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, process: processes, remote, audit, close };
+  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, process: processes, remote, audit, trojan, close };
 }

@@ -36,6 +36,7 @@ import { firewallRoutes } from './routes/firewall.ts';
 import { tamperRoutes } from './routes/tamper.ts';
 import { accountRoutes } from './routes/account.ts';
 import { processRoutes } from './routes/process.ts';
+import { trojanRoutes } from './routes/trojan.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { remoteRoutes } from './routes/remote.ts';
 import { resourceRoutes } from './routes/resource.ts';
@@ -154,6 +155,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(tamperRoutes(ctx));
       await api.register(accountRoutes(ctx));
       await api.register(processRoutes(ctx));
+      await api.register(trojanRoutes(ctx));
       await api.register(auditRoutes(ctx));
       await api.register(remoteRoutes(ctx));
       await api.register(resourceRoutes(ctx));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AccountStatus, FirewallStatus, GuardStatus, ProcessStatus, RemoteView } from '@rampart/contracts';
-import { accountHealth, firewallHealth, guardHealth, processHealth, remoteHealth, websiteHealth } from '../src/services/system-status.ts';
+import type { AccountStatus, FirewallStatus, GuardStatus, ProcessStatus, RemoteView, TrojanStatus } from '@rampart/contracts';
+import { accountHealth, firewallHealth, guardHealth, processHealth, remoteHealth, trojanHealth, websiteHealth } from '../src/services/system-status.ts';
 
 /* Each engine's report turned into its health for the home page's system status (pure mappings). */
 
@@ -38,6 +38,13 @@ describe('engine health', () => {
     expect(processHealth(proc({ backend: 'none' }))).toEqual({ state: 'failing', reason: 'guard_not_running' });
     expect(processHealth(proc({ backend: 'fanotify' }))).toEqual({ state: 'partly', reason: 'guard_fanotify' });
     expect(processHealth(proc({ net: false }))).toEqual({ state: 'partly', reason: 'process_net_off' });
+  });
+
+  it('trojan protection: the real-time watch running, unavailable, or off (scans only)', () => {
+    const trojan = (watch: TrojanStatus['watch']) => ({ watch }) as TrojanStatus;
+    expect(trojanHealth(trojan('watching'))).toEqual({ state: 'ok' });
+    expect(trojanHealth(trojan('unavailable'))).toEqual({ state: 'failing', reason: 'trojan_watch_unavailable' });
+    expect(trojanHealth(trojan('off'))).toEqual({ state: 'partly', reason: 'trojan_watch_off' });
   });
 
   it('remote protection: enforced, or needs the firewall, or found no sshd port', () => {

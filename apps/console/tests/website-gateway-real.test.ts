@@ -68,6 +68,16 @@ describe('the console with the real gateway', () => {
     expect(photos).toContainEqual(expect.objectContaining({ site: 'Real', url: '/search?q=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E', kind: 'website.attack' }));
   }, 30_000);
 
+  it('refuses an upload the web-shell engine flags (PHP hidden in an image past the WAF\'s file head) and logs it as a web shell upload', async () => {
+    const boundary = '----realGatewayScan';
+    const image = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.alloc(100_000, 0x41), Buffer.from("<?php system($_GET['x']); ?>")]);
+    const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="cat.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`), image, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const res = await fetch(`http://127.0.0.1:${listenPort}/upload`, { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(res.status, gateway.stderr()).toBe(403);
+    const rows = await drainUntil((r) => r.content.includes('web shell upload attack'));
+    expect(rows.find((r) => r.content.includes('web shell upload attack'))!.content).toBe('127.0.0.1: web shell upload attack on site "Real" blocked');
+  }, 30_000);
+
   it('refuses an address put on the interception list by hand at once, and lets it in again when removed', async () => {
     const added = await call('POST', '/website/intercept_list', { ips: ['127.0.0.1'], minutes: 5, remark: 'by hand' });
     expect(added.body, gateway.stderr()).toMatchObject({ code: 0, data: { gateway: { state: 'sent' } } });

@@ -21,6 +21,7 @@ import type { WorkerServices } from './services.ts';
 import { announcesNoBody, readBodyHead } from './body-head.ts';
 import { bodyLimitsFor } from './body-limits.ts';
 import { judgedUpload, uploadRefused, type UploadRefusedError } from './upload-tail.ts';
+import { flaggedDecision, scanWholeBody, scannedUpload, sharedUploadScanner, uploadBoundary, type FlaggedUpload, type StreamedScan } from './upload-scan.ts';
 
 export interface ProxyContext {
   inspector: Inspector;
@@ -119,10 +120,20 @@ interface UploadTail {
   judge: (request: WafRequest) => Promise<RenderedResponse | null>;
 }
 
-/** The checks a body streaming past the window goes through: the POST size limit (0 = none), the parts of an upload. */
-function streamChecks(chunks: AsyncIterable<Buffer>, limit: number, tail: UploadTail | undefined): AsyncIterable<Buffer> {
+/**
+ * The checks a body streaming past the window goes through: the POST size limit (0 = none), the
+ * web-shell scan of its files (upload-scan.ts), the parts of an upload past the window. The last two
+ * each hold the last chunk until their verdict.
+ */
+function streamChecks(chunks: AsyncIterable<Buffer>, limit: number, tail: UploadTail | undefined, scan: StreamedScan | undefined): AsyncIterable<Buffer> {
   const sized = limit > 0 ? capped(chunks, limit) : chunks;
-  return tail ? judgedUpload(sized, tail.streamed, tail.judge) : sized;
+  const scanned = scan ? scannedUpload(sized, scan) : sized;
+  return tail ? judgedUpload(scanned, tail.streamed, tail.judge) : scanned;
+}
+
+/** The web-shell scan of uploads applies: the site is protected and the request tab's switch is on (on without a policy). */
+function uploadScanOn(rt: SiteRuntime): boolean {
+  return rt.policy?.compiled.settings.request.upload_scan?.enabled ?? true;
 }
 
 /** The body's chunks, failing the stream (and so the upstream request) once they pass `limit` bytes. */
@@ -178,6 +189,7 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
     let ended = announcesNoBody(req);
     let answering: Answering | undefined;
     let tail: UploadTail | undefined;
+    let scan: StreamedScan | undefined;
     if (rt.site.status === 'on') {
       const read = await readBodyHead(req, rt.site.inspect_body_kb * 1024);
       if (read.aborted) return void res.destroy();
@@ -195,8 +207,23 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
       if (refusal) return sendRendered(res, refusal, !ended);
       if (rt.policy) answering = { request, areas: verdict.facts?.areas ?? [], trusted: verdict.action === 'forward' && verdict.trusted, streamLimit: streamLimitOf(rt, req, ended) };
       if (streamed && verdict.action === 'forward' && !verdict.trusted) tail = { streamed, judge: (more) => judgeAgain(rt, req, more, verdict.record !== null) };
+      // The web-shell scan of the upload's files (upload-scan.ts): a whole body now, a streaming one on the way.
+      const boundary = verdict.action === 'forward' && !verdict.trusted && (!ended || head.length > 0) && uploadScanOn(rt) ? uploadBoundary(request) : null;
+      if (boundary !== null) {
+        const scanner = sharedUploadScanner();
+        const refuse = (flagged: FlaggedUpload) => settle(ctx, rt, req, request, { action: 'block', decision: flaggedDecision(flagged), facts: verdict.facts }) ?? renderProxyError(403, 'The upload is refused.');
+        if (!ended) {
+          // The thread (when it is not up) loads while the body streams.
+          scanner.warm();
+          scan = { scanner, boundary, refuse };
+        }
+        else {
+          const flagged = await scanWholeBody(scanner, boundary, head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head));
+          if (flagged) return sendRendered(res, refuse(flagged), false);
+        }
+      }
     }
-    forward(rt, req, res, clientIp, head, ended, undefined, 0, answering, tail);
+    forward(rt, req, res, clientIp, head, ended, undefined, 0, answering, tail, scan);
   }
 
   /** An upload judged once more with the parts that streamed past the window: a refusal's page, or null. */
@@ -217,6 +244,7 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
     staleRetries = 0,
     answering?: Answering,
     tail?: UploadTail,
+    scan?: StreamedScan,
   ): void {
     const upstream = rt.pool.pick(Date.now(), tried);
     if (!upstream) return sendRendered(res, renderProxyError(502, 'No origin server is available.'), !ended);
@@ -235,8 +263,8 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
     // tried), else what was read followed by the rest of the stream, with backpressure.
     const body = ended
       ? head.length === 0 ? null : head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head)
-      : answering?.streamLimit || tail
-        ? Readable.from(streamChecks(prepend(head, req), answering?.streamLimit ?? 0, tail), { objectMode: false })
+      : answering?.streamLimit || tail || scan
+        ? Readable.from(streamChecks(prepend(head, req), answering?.streamLimit ?? 0, tail, scan), { objectMode: false })
         : head.length === 0 ? req : Readable.from(prepend(head, req), { objectMode: false });
     let answered = false;
     // A text body held whole for the filter library (response-phase.ts), until it ends or outgrows the bound.
@@ -321,7 +349,7 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
           const triedNow = tried ?? new Set<Upstream>();
           if (!stale) triedNow.add(upstream);
           if (replayable && (stale || (connectFailed && triedNow.size < rt.pool.upstreams.length))) {
-            return forward(rt, req, res, clientIp, head, ended, triedNow, staleRetries + (stale ? 1 : 0), answering, tail);
+            return forward(rt, req, res, clientIp, head, ended, triedNow, staleRetries + (stale ? 1 : 0), answering, tail, scan);
           }
           if (code === uploadRefused) return sendRendered(res, (err as UploadRefusedError).refusal, true);
           if (code === tooLarge && answering) {

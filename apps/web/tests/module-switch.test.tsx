@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { defaultModuleFlags, modulesInBuild, sections } from '@rampart/contracts';
+import { defaultModuleFlags, defaultTrojanSettings, modulesInBuild, sections } from '@rampart/contracts';
 import { tabPages } from '../src/pages/tabPages.ts';
 import { i18next } from '../src/i18n/index.ts';
 import { ok } from './helpers/mockApi.ts';
@@ -9,6 +9,15 @@ import { signedInAs } from './helpers/signedIn.ts';
 import { firewallHandlers, statusFixture } from './firewall/helpers.ts';
 
 const switchEl = () => screen.getByTestId('module-switch');
+
+/** Trojan protection with nothing configured: its directories tab and its settings (a modal tab). */
+const trojanHandlers = {
+  'GET /trojan/status': ok({ enabled: false, watch: 'off', watchError: '', watchedDirs: 0, ruleSetVersion: 'test-1', customRules: 0, customHashes: 0, isolated: 0, found24h: 0, running: null, lastScan: null }),
+  'GET /trojan/dirs': ok({ total: 0, list: [] }),
+  'GET /trojan/scans': ok({ total: 0, list: [] }),
+  'GET /trojan/settings': ok(defaultTrojanSettings),
+  'GET /trojan/library': ok({ rules: '', hashes: [], ruleCount: 0, hashCount: 0 }),
+};
 
 describe('module pages', () => {
   it('turning a module ON posts at once and shows it on', async () => {
@@ -68,10 +77,10 @@ describe('module pages', () => {
 
   it('a module whose engine is not in this build has its switch disabled, saying why (en-US)', async () => {
     const api = signedInAs('admin', { handlers: { 'POST /module_switch': ok(null) } });
-    renderApp('/trojan/dirs');
+    renderApp('/cloud/index');
     await screen.findByTestId('module-switch');
     expect(switchEl().hasAttribute('disabled')).toBe(true);
-    expect(screen.getByTestId('module-switch-why').textContent).toBe('Trojan protection is not in this build yet, so it cannot be turned on.');
+    expect(screen.getByTestId('module-switch-why').textContent).toBe('Cloud protection is not in this build yet, so it cannot be turned on.');
     expect(switchEl().getAttribute('aria-describedby')).toBe('module-switch-why');
     fireEvent.click(switchEl());
     expect(switchEl().getAttribute('aria-checked')).toBe('false');
@@ -108,10 +117,10 @@ describe('module pages', () => {
   });
 
   it('a modal tab opens over the current tab instead of navigating', async () => {
-    signedInAs('admin');
+    signedInAs('admin', { handlers: trojanHandlers });
     const view = renderApp('/trojan/dirs');
     fireEvent.click(await screen.findByTestId('tab-settings'));
-    expect((await screen.findAllByText(/Scan settings is not in this build yet/)).length).toBeGreaterThan(0);
+    expect(await screen.findByTestId('trojan-settings-form')).toBeTruthy();
     expect(view.location()).toBe('/trojan/dirs');
   });
 

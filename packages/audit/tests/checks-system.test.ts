@@ -171,7 +171,7 @@ describe('package integrity, updates, kernel modules, banners, Rampart modules',
     const root = makeRoot({});
     const check = checksById.get('rampart.modules_off');
     if (!check) throw new Error('missing');
-    const off = await gatherFacts({ root, exec: recordedExecutor({}), sysctlKeys, moduleFlags: { ...defaultModuleFlags(), firewall: 1, tamper: 1, remote: 1, account: 1 } });
+    const off = await gatherFacts({ root, exec: recordedExecutor({}), sysctlKeys, moduleFlags: { ...defaultModuleFlags(), firewall: 1, trojan: 1, tamper: 1, remote: 1, account: 1 } });
     expect(judge(check, off).evidence).toEqual([{ found: 'process off', expected: 'process on' }]);
     const unknown = await factsOf(root);
     expect(judge(check, unknown).outcome).toBe('not_applicable');

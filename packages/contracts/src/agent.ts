@@ -14,6 +14,7 @@ import { tamperAgentParams, tamperAgentResults } from './tamper-api.ts';
 import { accountAgentParams, accountAgentResults } from './account-api.ts';
 import { remoteAgentParams, remoteAgentResults } from './remote-api.ts';
 import { processAgentParams, processAgentResults } from './process-api.ts';
+import { trojanAgentParams, trojanAgentResults } from './trojan-api.ts';
 import { auditAgentParams, auditAgentResults } from './audit-api.ts';
 
 /**
@@ -62,6 +63,7 @@ export const agentParamSchemas = {
   ...tamperAgentParams,
   ...accountAgentParams,
   ...processAgentParams,
+  ...trojanAgentParams,
   ...remoteAgentParams,
   ...auditAgentParams,
 } as const;
@@ -120,6 +122,7 @@ export const agentResultSchemas = {
   ...tamperAgentResults,
   ...accountAgentResults,
   ...processAgentResults,
+  ...trojanAgentResults,
   ...remoteAgentResults,
   ...auditAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;

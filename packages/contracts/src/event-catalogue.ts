@@ -2,6 +2,7 @@ import type { Language } from './i18n.ts';
 import type { EventCategory, EventParams } from './events.ts';
 import { legacyActionModule, panelActionResults, panelChangesSuffix, renderPanelAction } from './panel-actions.ts';
 import { websiteAttackNames, websiteInterceptReasonNames, websiteRuleName } from './website-event-names.ts';
+import { trojanHandledNames, trojanHandlingNames, trojanReasonName, trojanRiskNames, trojanScanKindNames } from './trojan-event-names.ts';
 
 type Texts = Record<Language, string>;
 
@@ -48,7 +49,8 @@ export const eventLevelNames: Record<string, Texts> = {
  * rules and interception reasons (website-event-names.ts); `{name|tamperop}` a tamper operation letter,
  * `{name|tamperaction}` a rule change (add, edit, enable, disable, delete); `{name|action}`,
  * `{name|changes}` and `{name|result}` an administrative action, the fields it changed and how it
- * ended (panel-actions.ts).
+ * ended (panel-actions.ts); `{name|trojanrisk}`, `{name|trojanhandled}`, `{name|trojanhandling}`,
+ * `{name|trojanscan}` and `{name|trojanreason}` trojan protection's words (trojan-event-names.ts).
  */
 export const eventKinds = {
   'panel.action': {
@@ -233,6 +235,45 @@ export const eventKinds = {
     category: 'operation', foldable: false,
     content: { 'zh-CN': '{account} {action|tamperaction}了进程防护规则：{what}', 'en-US': '{account}: process protection rules {action|tamperaction}: {what}' },
   },
+  // Trojan protection (apps/agent/src/trojan): web shells found by the watch and by scans, and the
+  // administrator's changes. `{found_by}` is realtime, scan, audit or manual.
+  'trojan.detected': {
+    category: 'security', foldable: false,
+    content: { 'zh-CN': '发现木马文件 {path}（{risk|trojanrisk}，{reason|trojanreason}），{handled|trojanhandled}', 'en-US': 'Web shell found: {path} ({risk|trojanrisk}, {reason|trojanreason}); {handled|trojanhandled}' },
+    solution: { 'zh-CN': '检查网站是否存在上传或代码执行漏洞；如为误报，可在扫描结果中信任该文件', 'en-US': 'Look for the upload or code-execution hole it came through; if it is a false positive, trust the file in the scan results' },
+  },
+  'trojan.settings_changed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 修改了木马防护设置：{what}', 'en-US': '{account} changed trojan protection settings: {what}' },
+  },
+  'trojan.dirs_changed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} {action|tamperaction}了木马防护目录：{what}', 'en-US': '{account}: trojan protection directories {action|tamperaction}: {what}' },
+  },
+  'trojan.library_changed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 修改了自定义木马库（{rules} 条规则，{hashes} 个哈希）', 'en-US': '{account} changed the custom library ({rules} rules, {hashes} hashes)' },
+  },
+  'trojan.scan_started': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 开始了{scan_kind|trojanscan}：{paths}', 'en-US': '{account} started a {scan_kind|trojanscan}: {paths}' },
+  },
+  'trojan.scan_cancelled': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 停止了{scan_kind|trojanscan}（已扫描 {done}/{total} 个文件）', 'en-US': '{account} stopped a {scan_kind|trojanscan} ({done} of {total} files done)' },
+  },
+  'trojan.result_handled': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 将可疑文件 {path} {handling|trojanhandling}', 'en-US': '{account}: suspicious file {path} {handling|trojanhandling}' },
+  },
+  'trojan.isolate_restored': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 将隔离文件还原到 {path}', 'en-US': '{account} restored an isolated file to {path}' },
+  },
+  'trojan.isolate_deleted': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 删除了隔离文件（原路径 {path}）', 'en-US': '{account} deleted an isolated file (from {path})' },
+  },
   // User protection (apps/agent/src/account): the guard's denials on the account files (rules `account:<file>`,
   // kind chosen in packages/guard/src/denials.ts), the timed unlock and the root SSH login switch.
   'account.file_denied': {
@@ -373,7 +414,7 @@ const onOff: Record<string, Texts> = {
 
 /** Fills a catalogue template; a missing parameter shows as an empty string, never as `{name}`. */
 export function fillTemplate(template: string, params: EventParams, lang: Language): string {
-  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason|attack|webrule|webreason|tamperop|tamperaction|action|changes|result))?\}/g, (_, name: string, format?: string) => {
+  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason|attack|webrule|webreason|tamperop|tamperaction|action|changes|result|trojanrisk|trojanhandled|trojanhandling|trojanscan|trojanreason))?\}/g, (_, name: string, format?: string) => {
     const raw = params[name];
     if (raw === undefined) return '';
     const text = String(raw);
@@ -391,6 +432,11 @@ export function fillTemplate(template: string, params: EventParams, lang: Langua
     if (format === 'webreason') return websiteInterceptReasonNames[text]?.[lang] ?? text;
     if (format === 'tamperop') return tamperOpNames[text]?.[lang] ?? text;
     if (format === 'tamperaction') return tamperActionNames[text]?.[lang] ?? text;
+    if (format === 'trojanrisk') return trojanRiskNames[text]?.[lang] ?? text;
+    if (format === 'trojanhandled') return trojanHandledNames[text]?.[lang] ?? text;
+    if (format === 'trojanhandling') return trojanHandlingNames[text]?.[lang] ?? text;
+    if (format === 'trojanscan') return trojanScanKindNames[text]?.[lang] ?? text;
+    if (format === 'trojanreason') return trojanReasonName(text, String(params['rule'] ?? ''), lang);
     return text;
   });
 }

@@ -48,6 +48,8 @@ export * from './account.ts';
 export * from './account-api.ts';
 export * from './process.ts';
 export * from './process-api.ts';
+export * from './trojan.ts';
+export * from './trojan-api.ts';
 export * from './remote.ts';
 export * from './remote-api.ts';
 export * from './tamper-templates.ts';

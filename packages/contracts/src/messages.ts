@@ -9,6 +9,7 @@ import { trustTerminalMessages } from './messages/trust-terminal.ts';
 import { tamperMessages } from './messages/tamper.ts';
 import { accountMessages } from './messages/account.ts';
 import { processMessages } from './messages/process.ts';
+import { trojanMessages } from './messages/trojan.ts';
 import { remoteMessages } from './messages/remote.ts';
 import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
@@ -168,6 +169,7 @@ const zh = {
   ...tamperMessages.zh,
   ...accountMessages.zh,
   ...processMessages.zh,
+  ...trojanMessages.zh,
   ...remoteMessages.zh,
   ...configBackupMessages.zh,
   ...shortcutsMessages.zh,
@@ -325,6 +327,7 @@ const en: Record<MessageKey, string> = {
   ...tamperMessages.en,
   ...accountMessages.en,
   ...processMessages.en,
+  ...trojanMessages.en,
   ...remoteMessages.en,
   ...configBackupMessages.en,
   ...shortcutsMessages.en,

@@ -19,6 +19,8 @@ export const engineHealthReasons = [
   'firewall_unavailable', 'firewall_error', 'firewall_not_applied',
   // the guard behind tamper, user and process protection (agent `tamper.status`, `account.status`, `process.status`)
   'guard_not_running', 'guard_fanotify', 'guard_missing_ops', 'account_rename_open', 'process_net_off',
+  // trojan protection (agent `trojan.status`): the real-time watch
+  'trojan_watch_unavailable', 'trojan_watch_off',
   // remote protection (agent `remote.get`)
   'remote_needs_firewall', 'remote_no_sshd', 'remote_not_enforced',
   // website protection (the gateway's admin socket, the console's sites)

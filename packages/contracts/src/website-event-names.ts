@@ -58,6 +58,8 @@ const ruleNames: Record<string, Texts> = {
   'request.upload_type': { 'zh-CN': '上传类型限制', 'en-US': 'the upload type rule' },
   'sql.keywords.block': { 'zh-CN': '关键字拦截库', 'en-US': 'the block keyword library' },
   'sql.keywords.record': { 'zh-CN': '关键字记录库', 'en-US': 'the record keyword library' },
+  // Not a settings group: the web-shell engine's scan of an uploaded file (apps/gateway/src/upload-scan.ts).
+  'webshell_upload.engine': { 'zh-CN': '上传文件木马查杀', 'en-US': 'the web shell scan of uploads' },
   // Not a settings group: the gateway's refusal of a request its HTTP parser cannot read (apps/gateway/src/unparseable-request.ts).
   'protocol.unparseable': { 'zh-CN': 'HTTP 协议违规（无法解析的请求）', 'en-US': 'HTTP protocol violation (a request that cannot be parsed)' },
 };

@@ -168,6 +168,12 @@ export const websiteRequestSchema = z
     upload: z
       .object({ enabled: z.boolean(), types: z.string({ message: 'web_upload_types_invalid' }).max(4000, 'web_upload_types_invalid').refine((t) => parseUploadTypes(t) !== null, 'web_upload_types_invalid') })
       .strict(),
+    /**
+     * Uploaded files scanned by the web-shell engine before the origin has the whole upload (the
+     * gateway's upload-scan.ts): a file it judges a web shell (high or medium risk) refuses the
+     * request as a `webshell_upload` attack. On by default; a row saved before it existed reads on.
+     */
+    upload_scan: z.object({ enabled: z.boolean() }).strict().default({ enabled: true }),
     file_types: z
       .object({
         enabled: z.boolean(),
@@ -321,6 +327,7 @@ export const defaultWebsiteSettings: WebsiteSettings = {
     limits: { url_bytes: 0, header_bytes: 0, post_bytes: 0, snapshot_bytes: 65_536 },
     header_rules: [],
     upload: { enabled: false, types: '*' },
+    upload_scan: { enabled: true },
     file_types: { enabled: false, mode: 'deny', scope: 'all', extensions: ['bak', 'sql', 'mdb', 'env', 'git', 'svn', 'swp'] },
   },
   protect: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeSystemStatus, defaultModuleFlags, modulesInBuild, systemStatusSchema, type EngineHealth, type ModuleFlags, type ModuleKey, type SystemStatusInput } from '../src/index.ts';
+import { computeSystemStatus, defaultModuleFlags, moduleKeys, modulesInBuild, systemStatusSchema, type EngineHealth, type ModuleFlags, type ModuleKey, type SystemStatusInput } from '../src/index.ts';
 
 const flags = (on: readonly ModuleKey[]): ModuleFlags => ({ ...defaultModuleFlags(), ...Object.fromEntries(on.map((m) => [m, 1])) });
 const ok: EngineHealth = { state: 'ok' };
@@ -7,26 +7,29 @@ const allOk = (on: readonly ModuleKey[]) => Object.fromEntries(on.map((m) => [m,
 const status = (input: Partial<SystemStatusInput> & { modules: ModuleFlags }) =>
   systemStatusSchema.parse(computeSystemStatus({ protection: 'on', agent: 'connected', health: {}, ...input }));
 
-// In the order the console lists modules (moduleKeys), this build's only.
-const built = ['firewall', 'remote', 'account', 'tamper', 'process', 'website'] as const;
+// In the order the console lists modules (moduleKeys), this build's only; and the modules left out of it.
+const built = moduleKeys.filter((m) => modulesInBuild.includes(m));
+const outside = moduleKeys.filter((m) => !modulesInBuild.includes(m));
 
 describe('computeSystemStatus', () => {
-  it('lists this build’s modules in a fixed order', () => {
-    expect([...built].sort()).toEqual([...modulesInBuild].sort());
+  it('lists this build’s modules in the module list’s order', () => {
+    expect(status({ modules: flags([]) }).off).toEqual(built);
+    expect(built).toContain('firewall');
+    expect(outside).toContain('cloud');
   });
 
-  it('every module off: unprotected, and lists every module of this build as off (not trojan or cloud)', () => {
+  it('every module off: unprotected, and lists every module of this build as off (none outside it)', () => {
     const s = status({ modules: flags([]) });
     expect(s).toEqual({ level: 'unprotected', why: ['no_module_on'], healthy: [], off: [...built], failing: [], partly: [], unknown: [] });
   });
 
   it('a module outside this build stored on counts as nothing', () => {
-    expect(status({ modules: flags(['trojan', 'cloud']) })).toMatchObject({ level: 'unprotected', why: ['no_module_on'], off: [...built] });
+    expect(status({ modules: flags(outside) })).toMatchObject({ level: 'unprotected', why: ['no_module_on'], off: [...built] });
   });
 
   it('protection on, modules on and every one healthy: protected, the others listed as off', () => {
     const s = status({ modules: flags(['firewall', 'tamper']), health: allOk(['firewall', 'tamper']) });
-    expect(s).toEqual({ level: 'protected', why: [], healthy: ['firewall', 'tamper'], off: ['remote', 'account', 'process', 'website'], failing: [], partly: [], unknown: [] });
+    expect(s).toEqual({ level: 'protected', why: [], healthy: ['firewall', 'tamper'], off: built.filter((m) => m !== 'firewall' && m !== 'tamper'), failing: [], partly: [], unknown: [] });
     expect(status({ modules: flags(built), health: allOk(built) })).toMatchObject({ level: 'protected', off: [], healthy: [...built] });
   });
 

@@ -9,6 +9,9 @@ describe('website rule names', () => {
     expect(websiteRuleName('protect.cc.later', 'zh-CN')).toBe('CC 防护');
     expect(websiteRuleName('protocol.control_char', 'en-US')).toBe('HTTP protocol violation');
     expect(websiteRuleName('sqli.tautology', 'zh-CN')).toBe('SQL 注入');
+    expect(websiteRuleName('webshell_upload.engine', 'en-US')).toBe('the web shell scan of uploads');
+    expect(websiteRuleName('webshell_upload.engine', 'zh-CN')).toBe('上传文件木马查杀');
+    expect(websiteRuleName('webshell_upload.later', 'en-US')).toBe('web shell upload');
     expect(websiteRuleName('newer.rule', 'en-US')).toBe('newer.rule');
   });
 });

@@ -7,9 +7,11 @@ import type { WebshellLanguage } from '@rampart/contracts';
 
 /**
  * Script inside an image. Real images never contain `<?php`; `<%` alone occurs in binary data by
- * chance, so ASP needs a keyword after it.
+ * chance, so ASP needs a keyword after it. The short echo tags are three bytes: compressed image
+ * data holds `<%=` by chance about once in 16 MB (one 1 MB photo in 16) and `<?=` then `$` not much
+ * less, so each needs code after it and its closing tag (the gateway refuses uploads on this).
  */
-export const embeddedScript = /<\?php\b|<\?=\s*[$@`]|<%\s*(?:@\s*page|eval|execute|response\.|request|=)/i;
+export const embeddedScript = /<\?php\b|<\?=\s*[$@`][\s\S]{0,200}?\?>|<%\s*(?:@\s*page|eval|execute|response\.|request|=\s*[\w$.(][^%]{0,200}%>)/i;
 
 const phpExtensions = new Set(['php', 'php3', 'php4', 'php5', 'php7', 'php8', 'pht', 'phtml', 'phps', 'inc']);
 const jspExtensions = new Set(['jsp', 'jspx', 'jspf']);

@@ -1,9 +1,10 @@
 /**
  * Walks a tree for the files to scan: regular files only, symlinks never followed (no loops, no
- * escape out of the protected directory), whitelisted paths and other extensions skipped. Yields
+ * escape out of the protected directory), whitelisted paths and other extensions skipped. A root
+ * that is a file is yielded itself. Yields
  * paths as it goes so the scan starts before the walk ends; stops when the signal aborts.
  */
-import { opendir } from 'node:fs/promises';
+import { lstat, opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extensionOf } from './classify.ts';
 import type { PathMatcher } from './whitelist.ts';
@@ -17,6 +18,12 @@ export interface WalkOptions {
 
 export async function* walkTree(root: string, options: WalkOptions): AsyncGenerator<string> {
   const wanted = new Set(options.extensions.map((ext) => ext.toLowerCase()));
+  // A root that is itself a regular file (an audit of chosen files) is scanned whatever its extension.
+  const rootStat = await lstat(root).catch(() => null);
+  if (rootStat?.isFile()) {
+    if (!options.skip(root)) yield root;
+    return;
+  }
   const pending = [root.replace(/\/+$/, '') || '/'];
   while (pending.length > 0) {
     if (options.signal?.aborted) return;

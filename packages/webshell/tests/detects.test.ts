@@ -98,6 +98,19 @@ describe('flags hand-written shells', () => {
     expect(result.findings.some((f) => f.reason === 'polyglot_image')).toBe(true);
   });
 
+  it('reads a short echo tag (`<%=`, `<?=`) in an image as script only with code and its closing tag after it (compressed data holds the three bytes by chance)', async () => {
+    const jpeg = (inside: Buffer) => Buffer.concat([Buffer.from('ffd8ffe000104a464946000101', 'hex'), Buffer.alloc(4096, 0x80), inside, Buffer.alloc(4096, 0x91), Buffer.from('ffd9', 'hex')]);
+    const chance = await scanOne('photo.jpg', jpeg(Buffer.from([0x3c, 0x25, 0x3d, 0x07, 0xee, 0x3c, 0x25, 0x3d, 0x61, 0x9c, 0x3c, 0x3f, 0x3d, 0x20, 0x24, 0x8e])));
+    expect(chance.language).toBe('other');
+    expect(chance.risk).toBe('none');
+    const asp = await scanOne('photo.jpg', jpeg(Buffer.from('<%=eval(request("x"))%>')));
+    expect(asp.language).toBe('polyglot');
+    expect(isFlaggedRisk(asp.risk)).toBe(true);
+    const php = await scanOne('photo.jpg', jpeg(Buffer.from('<?=`$_GET[0]`?>')));
+    expect(php.language).toBe('polyglot');
+    expect(isFlaggedRisk(php.risk)).toBe(true);
+  });
+
   it('gives byte offsets that point at the evidence', async () => {
     const content = '<?php\n// a comment with ümlauts first\n$c = $_GET["c"];\nsystem($c);\n';
     const result = await scanOne('off.php', content);

@@ -27,18 +27,20 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts, gateway: Gatewa
   app.get('/home/index', { config: { access: perm('home', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
     const modules = getModuleFlags(ctx.db);
     // Side by side: the host, the rates, protection and each engine that is on; none of them fails the page (agent away: said, not a 500).
-    const [facts, rates, protection, health] = await Promise.all([
+    const [facts, rates, protection, health, trojan] = await Promise.all([
       host(true),
       ctx.agent.call('host.rates', {}).catch(() => null),
       protectionStatus(ctx),
       gatherEngineHealth(ctx, gateway, modules),
+      // The "cloud library version": the web-shell rule set the agent scans with (no cloud feed in this build).
+      ctx.agent.call('trojan.status', {}).catch(() => null),
     ]);
     const agent = facts ? 'connected' : 'unreachable';
     const index: HomeIndex = {
       protection,
       version: productVersion,
       expires_at: getRegistration(ctx.db)?.expires_at ?? null,
-      virlib_version: null,
+      virlib_version: trojan?.ruleSetVersion || null,
       host: facts,
       rates,
       modules,

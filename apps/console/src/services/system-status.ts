@@ -1,6 +1,6 @@
 import {
   type AccountStatus, type EngineHealth, type EngineHealthReason, type FirewallStatus, type GuardStatus, type ModuleFlags, type ModuleKey,
-  type ProcessStatus, type RemoteView,
+  type ProcessStatus, type RemoteView, type TrojanStatus,
 } from '@rampart/contracts';
 import type { ConsoleContext } from '../context.ts';
 import { askGateway, type GatewayAnswer, type GatewayPaths } from '../website/gateway-link.ts';
@@ -8,7 +8,7 @@ import { countProtectedSites } from '../website/site-store.ts';
 
 /*
  * The inputs of the home page's system status (contracts: computeSystemStatus), gathered from where
- * each engine's health is known: the agent (firewall, guard, user, process and remote protection) and
+ * each engine's health is known: the agent (firewall, guard, user, process, trojan and remote protection) and
  * the website gateway's admin socket, for the modules that are on. Each look-up that fails makes that module's health unknown; it
  * never fails the page. The mappings below are pure.
  */
@@ -48,6 +48,13 @@ export function processHealth(status: ProcessStatus): EngineHealth {
   return healthy;
 }
 
+/** Trojan protection: the real-time watch covers the protected directories; without it only scans protect. */
+export function trojanHealth(status: TrojanStatus): EngineHealth {
+  if (status.watch === 'watching') return healthy;
+  if (status.watch === 'unavailable') return failing('trojan_watch_unavailable');
+  return partly('trojan_watch_off');
+}
+
 /** Remote protection is enforced in the firewall's table: it needs the firewall on and sshd's port. */
 export function remoteHealth(view: RemoteView, firewallOn: boolean): EngineHealth {
   if (view.enforced) return healthy;
@@ -83,6 +90,7 @@ export async function gatherEngineHealth(ctx: ConsoleContext, gateway: GatewayPa
     ask('tamper', async () => guardHealth(await ctx.agent.call('tamper.status', {}))),
     ask('account', async () => accountHealth(await ctx.agent.call('account.status', {}))),
     ask('process', async () => processHealth(await ctx.agent.call('process.status', {}))),
+    ask('trojan', async () => trojanHealth(await ctx.agent.call('trojan.status', {}))),
     ask('remote', async () => remoteHealth(await ctx.agent.call('remote.get', {}), modules.firewall === 1)),
     ask('website', async () =>
       websiteHealth(await askGateway(gateway.adminSocket, 'status', { timeoutMs: gatewayStatusTimeoutMs, maxBytes: 65_536 }), countProtectedSites(ctx.db))),

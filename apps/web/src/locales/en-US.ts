@@ -12,8 +12,10 @@ import { shortcutsEn } from './parts/shortcuts.ts';
 import { tamperEn, guardWarningEn } from './parts/tamper.ts';
 import { accountEn } from './parts/account.ts';
 import { processEn } from './parts/process.ts';
+import { trojanEn } from './parts/trojan.ts';
 import { auditEn } from './parts/audit.ts';
 import { remoteEn } from './parts/remote.ts';
+import { emptyEn } from './parts/empty.ts';
 
 /** English texts. zh-CN.ts holds the same keys; a test fails when they drift apart. */
 const enUS = {
@@ -300,6 +302,8 @@ const enUS = {
       guard_missing_ops: 'some operations are not denied',
       account_rename_open: 'fanotify fallback, replacing the account files by rename is not denied',
       process_net_off: 'network rules are not enforced',
+      trojan_watch_unavailable: 'the real-time watch cannot run',
+      trojan_watch_off: 'no real-time watch (scheduled and manual scans only)',
       remote_needs_firewall: 'needs the firewall on',
       remote_no_sshd: 'no sshd port found',
       remote_not_enforced: 'not in the kernel ruleset',
@@ -706,8 +710,10 @@ const enUS = {
   guard_warning: guardWarningEn,
   account: accountEn,
   proc: processEn,
+  trj: trojanEn,
   audit: auditEn,
   remote: remoteEn,
+  empty: emptyEn,
 } as const;
 
 export default enUS;

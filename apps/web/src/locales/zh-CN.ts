@@ -13,8 +13,10 @@ import { shortcutsZh } from './parts/shortcuts.ts';
 import { tamperZh, guardWarningZh } from './parts/tamper.ts';
 import { accountZh } from './parts/account.ts';
 import { processZh } from './parts/process.ts';
+import { trojanZh } from './parts/trojan.ts';
 import { auditZh } from './parts/audit.ts';
 import { remoteZh } from './parts/remote.ts';
+import { emptyZh } from './parts/empty.ts';
 
 /** 简体中文。键与 en-US.ts 完全一致。 */
 const zhCN: LocaleTexts = {
@@ -299,6 +301,8 @@ const zhCN: LocaleTexts = {
       guard_missing_ops: '部分操作无法拦截',
       account_rename_open: 'fanotify 降级模式，无法拦截以改名方式替换账户文件',
       process_net_off: '网络规则未生效',
+      trojan_watch_unavailable: '实时监控无法运行',
+      trojan_watch_off: '实时监控未开启（仅定时和手动扫描）',
       remote_needs_firewall: '需要开启防火墙',
       remote_no_sshd: '未找到 sshd 端口',
       remote_not_enforced: '未写入内核规则集',
@@ -704,8 +708,10 @@ const zhCN: LocaleTexts = {
   guard_warning: guardWarningZh,
   account: accountZh,
   proc: processZh,
+  trj: trojanZh,
   audit: auditZh,
   remote: remoteZh,
+  empty: emptyZh,
 };
 
 export default zhCN;

@@ -102,6 +102,9 @@ describe('request', () => {
     type('web-request-header-rule-0-max', '512');
     fireEvent.click(screen.getByTestId('web-request-upload.enabled'));
     type('web-request-upload.types', 'jpg,png,');
+    // The web-shell scan of uploads is on by default; switched off here.
+    expect(screen.getByTestId('web-request-group-upload_scan').textContent).toContain('Web shell scan of uploads');
+    fireEvent.click(screen.getByTestId('web-request-upload_scan.enabled'));
     save('request');
     await waitFor(() => expect(posted(api, 'request')).toHaveLength(1));
     expect(posted(api, 'request')[0]).toEqual({
@@ -110,6 +113,7 @@ describe('request', () => {
       limits: { ...defaults.request.limits, post_bytes: 1_048_576 },
       header_rules: [{ id: 1, enabled: true, header: 'user-agent', max_bytes: 512 }],
       upload: { enabled: true, types: 'jpg,png,' },
+      upload_scan: { enabled: false },
     });
   });
 

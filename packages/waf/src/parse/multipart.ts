@@ -23,7 +23,7 @@ export interface MultipartLimits {
   maxFileHead: number;
 }
 
-function dispositionParam(header: string, param: string): string | null {
+export function dispositionParam(header: string, param: string): string | null {
   // name="x" / filename="x" / filename*=UTF-8''x; scan by hand (quotes may hold ';').
   const lower = header.toLowerCase();
   let from = 0;
@@ -54,7 +54,7 @@ function dispositionParam(header: string, param: string): string | null {
  * it for non-ASCII file names and parsers that follow RFC 6266 prefer it over `filename`, so what it
  * names must be read too. Null when absent. Returned as latin1 bytes, like the plain parameters.
  */
-function extendedParam(header: string, param: string): string | null {
+export function extendedParam(header: string, param: string): string | null {
   const pattern = new RegExp(`(?:^|[;\\s])${param}\\*(?:(\\d{1,3})(\\*)?|)\\s*=\\s*("(?:[^"\\\\]|\\\\.)*"|[^;]*)`, 'gi');
   const pieces: { index: number; encoded: boolean; value: string }[] = [];
   for (const m of header.matchAll(pattern)) {

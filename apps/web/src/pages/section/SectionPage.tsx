@@ -1,5 +1,5 @@
-import { Card, Flex, Modal, Tabs, Typography } from 'antd';
-import { useState } from 'react';
+import { Card, Flex, Modal, Spin, Tabs, Typography } from 'antd';
+import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import type { SectionDef } from '@rampart/contracts';
@@ -8,6 +8,16 @@ import { HelpButton } from '../help/HelpButton.tsx';
 import { allowedTabs } from './allowedTabs.ts';
 import { ModuleSwitch } from './ModuleSwitch.tsx';
 import { NotInBuild } from './NotInBuild.tsx';
+import { tabPages } from '../tabPages.ts';
+
+/** The pages of modal tabs, loaded once each on first open. */
+const modalPages = new Map<string, LazyExoticComponent<ComponentType>>();
+function modalPage(key: string): LazyExoticComponent<ComponentType> | undefined {
+  const loader = tabPages[key];
+  if (!loader) return undefined;
+  if (!modalPages.has(key)) modalPages.set(key, lazy(() => loader().then((m) => ({ default: m.Component }))));
+  return modalPages.get(key);
+}
 
 /** A section: page header (title, module switch), its tabs, and the active tab below. */
 export function SectionPage({ section }: { section: SectionDef }) {
@@ -20,6 +30,8 @@ export function SectionPage({ section }: { section: SectionDef }) {
   const [modalTab, setModalTab] = useState<string | null>(null);
   const tabs = allowedTabs(section, data?.role.permissions ?? []);
   const active = location.pathname.split('/')[2];
+
+  const ModalTabPage = modalTab ? modalPage(`${section.key}/${modalTab}`) : undefined;
 
   const onTab = (key: string) => {
     // Modal tabs open over the current tab instead of navigating.
@@ -50,9 +62,14 @@ export function SectionPage({ section }: { section: SectionDef }) {
         title={modalTab ? t(`tab.${section.key}.${modalTab}`) : null}
         footer={null}
         onCancel={() => setModalTab(null)}
+        width={ModalTabPage ? 760 : undefined}
         destroyOnHidden
       >
-        {modalTab && <NotInBuild nameKey={`tab.${section.key}.${modalTab}`} />}
+        {modalTab && (ModalTabPage ? (
+          <Suspense fallback={<Spin />}>
+            <ModalTabPage />
+          </Suspense>
+        ) : <NotInBuild nameKey={`tab.${section.key}.${modalTab}`} />)}
       </Modal>
     </Card>
   );

@@ -2,6 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Flex, Form, Input, InputNumber, Switch, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { fileTypeModes, fileTypeScopes, type HeaderLimitRule, type WebsiteRequest } from '@rampart/contracts';
+import { EmptyHint, addStep } from '../../components/EmptyHint.tsx';
 import { errorProps } from '../../components/forms/fieldErrors.tsx';
 import { Group, LinesField, NumberField, SelectField, TextField } from './controls.tsx';
 import { SettingsTabPage, type FormKit } from './SettingsTab.tsx';
@@ -25,6 +26,7 @@ function HeaderRules({ kit }: { kit: FormKit<WebsiteRequest> }) {
         size="small"
         pagination={false}
         dataSource={rules}
+        locale={{ emptyText: <EmptyHint text={t('empty.web.header_rules')} next={addStep(t, !kit.readOnly, t('web.request.header_add'))} /> }}
         data-testid="web-request-header-rules"
         columns={[
           {
@@ -70,7 +72,7 @@ function HeaderRules({ kit }: { kit: FormKit<WebsiteRequest> }) {
   );
 }
 
-/** Request: methods denied, size limits, header limits, upload types, file types. */
+/** Request: methods denied, size limits, header limits, upload types, the web-shell scan of uploads, file types. */
 export function RequestPage() {
   const { t } = useTranslation();
   const bytes = t('web.unit.bytes');
@@ -97,6 +99,7 @@ export function RequestPage() {
           <Group kit={kit} name="upload" title={t('web.request.upload')} hint={t('web.request.upload_hint')} enabled="upload.enabled">
             <TextField kit={kit} path="upload.types" label={t('web.request.upload_types')} placeholder={t('web.ph.upload_types')} />
           </Group>
+          <Group kit={kit} name="upload_scan" title={t('web.request.upload_scan')} hint={t('web.request.upload_scan_hint')} enabled="upload_scan.enabled" />
           <Group kit={kit} name="file_types" title={t('web.request.file_types')} hint={t('web.request.file_types_hint')} enabled="file_types.enabled">
             <Flex gap={24} wrap>
               <SelectField kit={kit} path="file_types.mode" label={t('web.request.file_mode')} values={fileTypeModes} labelOf={(v) => t(`web.file_mode.${v}`)} />

@@ -52,9 +52,16 @@ const zh: HelpBook = {
     recover: ['误拦截正常访问：在日志中找到该请求，把 URL 或地址加入白名单，或把站点改为宽松模式。', '关闭网站模块即停止检查，站点照常可用。'],
   },
   trojan: {
-    intro: '木马（Webshell）防护扫描网站目录中的可疑脚本。本版本中该模块尚未提供，开关不可开启。',
-    items: [],
-    recover: [],
+    intro: '木马（Webshell）防护扫描网站目录中的脚本：YARA 特征规则之外，还解析 PHP 代码、判断用户输入是否流向 eval、system 等危险函数，并识别多层解码、JSP / ASP 木马和藏在图片里的脚本。开启后，写入防护目录的文件在关闭时立即扫描，一秒内按设置处理。',
+    items: [
+      ['防护目录', '要扫描和实时监控的目录：填写绝对路径，或选择从本机 nginx / Apache 发现的站点根目录。“立即扫描”扫描所有已启用的目录并显示进度，可随时停止。'],
+      ['扫描结果', '每个可疑文件的描述、风险、路径、大小与修改时间；可信任（相同内容不再报告）、隔离、删除或仅记录。低危只列出，不处理。'],
+      ['扫描设置', '实时防护开关、查杀类型（扩展名）、文件大小阈值（KB，超过则跳过）、自动处理方式（隔离 / 删除 / 仅记录）、白名单（部分路径必须包含 *）、隔离文件保留天数（0 永不删除）和每日定时扫描。'],
+      ['自定义库', '你自己的 YARA 规则和 SHA-256 哈希；保存时编译检查，有误则显示编译器的提示且不保存。'],
+      ['隔离文件', '隔离的文件移入仅 root 可读的隔离区并保留原路径、权限、属主和修改时间；可查看源码（只读，不执行）、还原（原路径已有文件时会再次询问是否覆盖；还原后其内容被信任，不再报告）或删除。'],
+      ['木马审计', '安全审计中的木马标签页：对指定路径做一次扫描，结果的处理方式相同。'],
+    ],
+    recover: ['正常文件被隔离：在“隔离文件”中还原它，并在结果中选择“信任”或把路径加入白名单。', '关闭木马防护即停止实时监控；已隔离的文件保留在隔离区，直到还原、删除或超过保留天数。'],
   },
   remote: {
     intro: '远程登录防护保护 SSH：只允许指定来源地址或地区、在指定时间段内连接 sshd 的端口（端口读取自 sshd 的实际配置）。需要防火墙模块开启才生效。',
@@ -181,9 +188,16 @@ const en: HelpBook = {
     recover: ['A legitimate request refused: find it in the log, then whitelist its URL or address, or switch the site to loose mode.', 'Switching the website module off stops inspection; the sites keep working.'],
   },
   trojan: {
-    intro: 'Trojan (web-shell) protection scans site folders for malicious scripts. It is not in this build yet, so its switch cannot be turned on.',
-    items: [],
-    recover: [],
+    intro: 'Trojan (web-shell) protection scans the scripts in site folders: beside YARA signature rules it parses PHP and follows user input into eval, system and the like, unwraps layered decoding, and knows JSP / ASP shells and scripts hidden in images. When on, a file written under a protected directory is scanned as soon as it is closed and handled within a second.',
+    items: [
+      ['Protected directories', 'The folders scanned and watched: type an absolute path or pick a site root found in the local nginx / Apache. "Scan now" scans every enabled directory with live progress; Stop ends it.'],
+      ['Results', 'Each suspicious file with its description, risk, path, size and modify time; trust it (the same bytes are never reported again), isolate, delete or record only. Low risk is listed, never acted on.'],
+      ['Scan settings', 'The real-time watch, kill types (extensions), the size threshold (KB; larger files are skipped), automatic handling (isolate / delete / record only), the whitelist (a partial path must contain *), days to keep isolated files (0 forever) and a daily scheduled scan.'],
+      ['Custom library', 'Your own YARA rules and SHA-256 hashes; compiled when saved, and refused with the compiler\'s message when wrong.'],
+      ['Isolated files', 'Moved into a root-only quarantine with the original path, mode, owner and modify time; view the source (read only, never run), restore (asked again before overwriting a file now at that path; the content of a restored file is trusted from then on) or delete.'],
+      ['Trojan audit', 'The security audit\'s trojan tab: a one-off scan of the paths you name, handled the same way.'],
+    ],
+    recover: ['A legitimate file was isolated: restore it from Isolated files, then trust it in the results or whitelist its path.', 'Switching the module off stops the watch; isolated files stay in the quarantine until restored, deleted or past the keep days.'],
   },
   remote: {
     intro: 'Remote-login protection guards SSH: only the allowed source addresses or areas may reach sshd\'s port (read from sshd\'s effective configuration), and only in the time windows. It works while the firewall module is on.',

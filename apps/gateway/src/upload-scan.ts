@@ -1,0 +1,452 @@
+/**
+ * Uploaded files scanned by the web-shell engine (@rampart/webshell) before the origin has the
+ * request's last byte, so that a web shell never lands on a protected site.
+ *
+ * Every file part of a multipart upload is cut out whole as the body streams (UploadFiles), up to
+ * `maxFileBytes` (the engine's default size threshold, 2 MiB): larger parts are not scanned (the WAF
+ * engine still judges their name and head). The engine decides by content and name: a script
+ * extension, script content under any name, script hidden in an image (its classify / polyglot
+ * stage). Risk high or medium (contracts isFlaggedRisk) refuses the request as a `webshell_upload`
+ * attack (rule `webshell_upload.engine`).
+ *
+ * Where: a body that ended within the window is scanned whole before it is forwarded (proxy.ts);
+ * a longer one is forwarded as it streams through `scannedUpload`, which scans each file as soon as
+ * its part ends and holds the body's last chunk until every file has its verdict, so a refusal fails
+ * the upstream request before the origin's application runs (as upload-tail.ts does for the WAF).
+ *
+ * The engine's PHP analysis is synchronous and cannot be interrupted (php-parser and the data-flow
+ * walk: ~70 ms of CPU for an ordinary 50 KB plugin file, far more for a large or pathological one;
+ * a 1 MB photo costs ~13 ms of signatures and sniffing, bench/gateway-upload-scan.ts): on the event
+ * loop that would stall every other request of the process. So files go to one scan thread per
+ * gateway process (upload-scan-worker.ts), one file at a time. The thread costs ~80 MiB (the engine,
+ * its compiled rules, an isolate) and a second or so to start: it starts with the first upload and
+ * stops after `idleStopMs` without one. A file that overruns its time budget has the thread stopped and
+ * replaced and passes unscanned (fail open, as the WAF engine does on an error: an upload must
+ * not hang). Whitelisted requests (a list let them in) are not scanned, as they are not inspected.
+ *
+ * Not here: the administrator's custom YARA library and hash list (they live in the agent's
+ * scanner; uploads get the built-in rules and the analysis), PUT / raw-body uploads (not
+ * multipart), compressed (Content-Encoding) bodies and base64 Content-Transfer-Encoding parts
+ * (origins do not decode either; the WAF engine flags the latter).
+ */
+import { Worker } from 'node:worker_threads';
+import { isFlaggedRisk, type WebshellFileResult } from '@rampart/contracts';
+import { dispositionParam, extendedParam, headerValue, type Decision, type WafRequest } from '@rampart/waf';
+import type { RenderedResponse } from './block-response.ts';
+import type { ScanAnswer, ScanJob, ScanWorkerInit } from './upload-scan-protocol.ts';
+import { uploadRefused } from './upload-tail.ts';
+
+export interface UploadScanLimits {
+  /** File parts larger than this are not scanned. */
+  maxFileBytes: number;
+  /** Per file: past it (plus a grace) the scan thread is stopped and the file passes unscanned. */
+  timeBudgetMs: number;
+  /** PHP files larger than this get signatures but no parse; absent: the engine's default (1 MiB). */
+  parserMaxBytes?: number;
+  /** Over the budget before the thread is stopped (posting the bytes costs a little). */
+  graceMs?: number;
+}
+
+// The engine itself (@rampart/webshell: yara-x, php-parser) is loaded in the scan thread only.
+export const defaultUploadScanLimits: UploadScanLimits = { maxFileBytes: 2 * 1024 * 1024, timeBudgetMs: 2000 };
+
+/** One file part of an upload; `bytes` is null when it was over the size cap (not scanned). */
+export interface UploadedFile {
+  field: string;
+  fileName: string;
+  size: number;
+  bytes: Buffer | null;
+}
+
+/** A part's headers are read up to this many bytes (browsers send a few hundred). */
+const maxHeadBytes = 16 * 1024;
+
+/** The field and file name of a part's headers (latin1 text); null for a part that is no file. */
+function fileOfHead(head: string): { field: string; fileName: string } | null {
+  let disposition = '';
+  for (const line of head.split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === 'content-disposition') disposition = line.slice(colon + 1);
+  }
+  // Both readings are latin1 bytes (the WAF's multipart reader's), turned into UTF-8 text here.
+  const plain = dispositionParam(disposition, 'filename');
+  const extended = extendedParam(disposition, 'filename');
+  if (plain === null && extended === null) return null;
+  const utf8 = (text: string) => Buffer.from(text, 'latin1').toString('utf8');
+  // Parsers differ on which of two names wins: a script extension on either is the one scanned under.
+  const names = [plain, extended].filter((n): n is string => n !== null).map(utf8);
+  const fileName = names.find((n) => /\.(?:php\d*|pht|phtml|phar|inc|jspx?|jspf|aspx?|as[acmh]x|ascx|asa|cer|cdx|svc)\s*$/i.test(n)) ?? names[0]!;
+  return { field: utf8(dispositionParam(disposition, 'name') ?? ''), fileName };
+}
+
+type State = 'preamble' | 'delimiter' | 'head' | 'file' | 'skip';
+
+/**
+ * The file parts of a multipart body, cut out as the body's bytes come in any chunking. Parts are
+ * split where PHP splits them (a line break then `--boundary`; the first delimiter anywhere), so a
+ * file is scanned as the application will store it; a part after the closing delimiter is read too.
+ * Memory: one file up to the cap, a part's headers, a delimiter's length of carried bytes.
+ */
+export class UploadFiles {
+  private readonly open: Buffer;
+  private readonly next: Buffer;
+  private pending: Buffer = Buffer.alloc(0);
+  private state: State = 'preamble';
+  private current: { field: string; fileName: string; chunks: Buffer[]; size: number; over: boolean } | null = null;
+  private readonly maxFileBytes: number;
+
+  constructor(boundary: string, maxFileBytes: number) {
+    this.open = Buffer.from('--' + boundary, 'latin1');
+    this.next = Buffer.from('\n--' + boundary, 'latin1');
+    this.maxFileBytes = maxFileBytes;
+  }
+
+  /** Reads the next bytes of the body; returns the files whose part ended in them. */
+  push(chunk: Uint8Array): UploadedFile[] {
+    if (chunk.length === 0) return [];
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    this.pending = this.pending.length === 0 ? bytes : Buffer.concat([this.pending, bytes]);
+    const done: UploadedFile[] = [];
+    while (this.step(done));
+    return done;
+  }
+
+  /** The body ended: a file part it cut (no delimiter after it) is scanned as it came. */
+  end(): UploadedFile[] {
+    if (this.state !== 'file' || !this.current) return [];
+    this.take(this.pending);
+    this.pending = Buffer.alloc(0);
+    return [this.finish()];
+  }
+
+  /** One move of the state machine; false when it needs more bytes. */
+  private step(done: UploadedFile[]): boolean {
+    const p = this.pending;
+    switch (this.state) {
+      case 'preamble': {
+        const at = p.indexOf(this.open);
+        if (at < 0) {
+          this.keep(this.open.length - 1);
+          return false;
+        }
+        this.pending = p.subarray(at + this.open.length);
+        this.state = 'delimiter';
+        return true;
+      }
+      case 'delimiter': {
+        if (p.length < 2) return false;
+        // The closing delimiter: what follows is the epilogue, read on for parts laid out in it.
+        if (p[0] === 0x2d && p[1] === 0x2d) {
+          this.state = 'preamble';
+          this.pending = p.subarray(2);
+          return true;
+        }
+        this.state = 'head';
+        return true;
+      }
+      case 'head': {
+        const crlf = p.indexOf('\r\n\r\n', 0, 'latin1');
+        const lf = p.indexOf('\n\n', 0, 'latin1');
+        const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf : lf;
+        if (end < 0 && p.length <= maxHeadBytes) return false;
+        if (end < 0 || end > maxHeadBytes) {
+          // Headers longer than any form sends: the part is not read as a file.
+          this.state = 'skip';
+          return true;
+        }
+        const file = fileOfHead(p.toString('latin1', 0, end));
+        this.pending = p.subarray(end + (end === crlf ? 4 : 2));
+        if (file) {
+          this.current = { ...file, chunks: [], size: 0, over: false };
+          this.state = 'file';
+        } else this.state = 'skip';
+        return true;
+      }
+      case 'file':
+      case 'skip': {
+        const at = p.indexOf(this.next);
+        if (at < 0) {
+          // Keep enough for a delimiter split across chunks and the CR before it.
+          const keep = this.next.length + 1;
+          if (p.length > keep) {
+            if (this.state === 'file') this.take(p.subarray(0, p.length - keep));
+            this.pending = p.subarray(p.length - keep);
+          }
+          return false;
+        }
+        if (this.state === 'file') {
+          this.take(p.subarray(0, at > 0 && p[at - 1] === 0x0d ? at - 1 : at));
+          done.push(this.finish());
+        }
+        this.pending = p.subarray(at + this.next.length);
+        this.state = 'delimiter';
+        return true;
+      }
+    }
+  }
+
+  /** Drops all but the last `n` pending bytes. */
+  private keep(n: number): void {
+    if (this.pending.length > n) this.pending = this.pending.subarray(this.pending.length - n);
+  }
+
+  private take(bytes: Buffer): void {
+    const file = this.current;
+    if (!file || bytes.length === 0) return;
+    file.size += bytes.length;
+    if (file.over) return;
+    if (file.size > this.maxFileBytes) {
+      file.over = true;
+      file.chunks = [];
+      return;
+    }
+    // Copied: the chunk's memory belongs to the stream and goes upstream.
+    file.chunks.push(Buffer.from(bytes));
+  }
+
+  private finish(): UploadedFile {
+    const file = this.current!;
+    this.current = null;
+    return { field: file.field, fileName: file.fileName, size: file.size, bytes: file.over ? null : Buffer.concat(file.chunks) };
+  }
+}
+
+/** The boundary of a multipart request the scan can read, or null (not multipart, compressed, no usable boundary). */
+export function uploadBoundary(request: WafRequest): string | null {
+  if (headerValue(request, 'content-encoding') !== null) return null;
+  const type = headerValue(request, 'content-type') ?? '';
+  if (!/^\s*multipart\//i.test(type)) return null;
+  const m = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(type);
+  const boundary = m?.[1] ?? m?.[2] ?? '';
+  return boundary.length > 0 && boundary.length <= 200 ? boundary : null;
+}
+
+/** A file the engine flagged, with what it found first. */
+export interface FlaggedUpload {
+  file: UploadedFile;
+  result: WebshellFileResult;
+}
+
+/** The block decision a flagged upload gets (reported as a `webshell_upload` attack). */
+export function flaggedDecision(flagged: FlaggedUpload): Extract<Decision, { action: 'block' }> {
+  const finding = flagged.result.findings[0];
+  const why = finding ? `${finding.rule ?? finding.reason} (${finding.risk}): ${finding.evidence}` : flagged.result.risk;
+  return { action: 'block', rule: 'webshell_upload.engine', kind: 'webshell_upload', location: 'file_content', name: flagged.file.fileName.slice(0, 200), evidence: `${flagged.file.fileName}: ${why}`.slice(0, 200) };
+}
+
+interface Pending { job: ScanJob; resolve: (r: WebshellFileResult | null) => void }
+
+const defaultGraceMs = 500;
+/** A thread that failed to start is tried again after this long. */
+const brokenRetryMs = 30_000;
+/** A thread without a file for this long is stopped (its memory back); the next upload starts one. */
+const idleStopMs = 10 * 60_000;
+const workerUrl = new URL('./upload-scan-worker.ts', import.meta.url);
+
+/**
+ * The scan thread of this process: one file at a time, in order. A file answers its result, or null
+ * when it could not be scanned (thread stopped for the time budget, or failed): such a file passes.
+ */
+export class UploadScanner {
+  private worker: Worker | null = null;
+  private ready = false;
+  private readonly queue: Pending[] = [];
+  private running: { pending: Pending; timer: NodeJS.Timeout } | null = null;
+  private nextId = 1;
+  private closed = false;
+  /** When a thread last died before it was ready (the engine failed to load): no new one for a while. */
+  private brokenAt = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  readonly limits: UploadScanLimits;
+
+  constructor(limits: UploadScanLimits = defaultUploadScanLimits) {
+    this.limits = limits;
+  }
+
+  /** Starts the thread ahead of the first file (loading the engine and compiling its rules takes a second or more). */
+  warm(): void {
+    if (!this.worker && !this.closed && !this.broken()) this.spawn();
+  }
+
+  private broken(): boolean {
+    return Date.now() - this.brokenAt < brokenRetryMs;
+  }
+
+  scan(name: string, bytes: Buffer): Promise<WebshellFileResult | null> {
+    if (this.closed || (!this.worker && this.broken())) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.queue.push({ job: { id: this.nextId++, name, bytes }, resolve });
+      this.warm();
+      this.pump();
+    });
+  }
+
+  private spawn(): void {
+    const { maxFileBytes, timeBudgetMs, parserMaxBytes } = this.limits;
+    const workerData: ScanWorkerInit = { maxFileBytes, timeBudgetMs, ...(parserMaxBytes ? { parserMaxBytes } : {}) };
+    const worker = new Worker(workerUrl, { workerData });
+    this.worker = worker;
+    this.ready = false;
+    // The thread must not keep a draining gateway process alive.
+    worker.unref();
+    worker.on('message', (answer: ScanAnswer) => {
+      if (worker !== this.worker) return;
+      if (answer.ready) {
+        this.ready = true;
+        return this.pump();
+      }
+      const running = this.running;
+      if (!running || running.pending.job.id !== answer.id) return;
+      clearTimeout(running.timer);
+      this.running = null;
+      running.pending.resolve(answer.result ?? null);
+      this.pump();
+    });
+    const lost = () => {
+      if (worker === this.worker) this.replace();
+    };
+    worker.on('error', lost);
+    worker.on('exit', lost);
+  }
+
+  /** The thread failed or overran a file's budget: that file passes unscanned, a fresh thread takes the rest. */
+  private replace(): void {
+    const old = this.worker;
+    const wasReady = this.ready;
+    this.worker = null;
+    this.ready = false;
+    if (this.running) {
+      clearTimeout(this.running.timer);
+      this.running.pending.resolve(null);
+      this.running = null;
+    }
+    void old?.terminate();
+    if (!wasReady) {
+      // It never came up: the files waiting pass unscanned rather than respawning in a loop.
+      this.brokenAt = Date.now();
+      for (const pending of this.queue.splice(0)) pending.resolve(null);
+      return;
+    }
+    if (this.queue.length > 0 && !this.closed) this.spawn();
+  }
+
+  private pump(): void {
+    if (this.running || !this.ready || !this.worker) return;
+    const next = this.queue.shift();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (!next) {
+      this.idleTimer = setTimeout(() => this.stopIdle(), idleStopMs);
+      this.idleTimer.unref();
+      return;
+    }
+    const timer = setTimeout(() => this.replace(), this.limits.timeBudgetMs + (this.limits.graceMs ?? defaultGraceMs));
+    timer.unref();
+    this.running = { pending: next, timer };
+    this.worker.postMessage(next.job);
+  }
+
+  private stopIdle(): void {
+    this.idleTimer = null;
+    if (this.running || this.queue.length > 0 || !this.worker) return;
+    const worker = this.worker;
+    this.worker = null;
+    this.ready = false;
+    void worker.terminate();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    for (const pending of this.queue.splice(0)) pending.resolve(null);
+    if (this.running) {
+      clearTimeout(this.running.timer);
+      this.running.pending.resolve(null);
+      this.running = null;
+    }
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.terminate();
+  }
+}
+
+let shared: UploadScanner | null = null;
+/** The process's scanner, made on first use. */
+export function sharedUploadScanner(): UploadScanner {
+  shared ??= new UploadScanner();
+  return shared;
+}
+
+/** Scans the files in order; the first one flagged, or null. Files over the cap and unscannable ones pass. */
+export async function firstFlagged(scanner: UploadScanner, files: readonly UploadedFile[]): Promise<FlaggedUpload | null> {
+  for (const file of files) {
+    const found = await scanOne(scanner, file);
+    if (found) return found;
+  }
+  return null;
+}
+
+async function scanOne(scanner: UploadScanner, file: UploadedFile): Promise<FlaggedUpload | null> {
+  if (!file.bytes || file.bytes.length === 0) return null;
+  // The last path component: browsers send C:\fakepath\x, attackers ../x.
+  const name = file.fileName.split(/[\\/]/).pop() || 'upload';
+  const result = await scanner.scan(name, file.bytes);
+  return result && isFlaggedRisk(result.risk) ? { file, result } : null;
+}
+
+/** A body that ended within the window: its files, scanned before it is forwarded. */
+export function scanWholeBody(scanner: UploadScanner, boundary: string, body: Buffer): Promise<FlaggedUpload | null> {
+  const files = new UploadFiles(boundary, scanner.limits.maxFileBytes);
+  return firstFlagged(scanner, [...files.push(body), ...files.end()]);
+}
+
+/** What a body streaming past the window needs to be scanned on the way (proxy.ts). */
+export interface StreamedScan {
+  scanner: UploadScanner;
+  boundary: string;
+  /** Reports the refusal and gives its page. */
+  refuse: (flagged: FlaggedUpload) => RenderedResponse;
+}
+
+/** Bytes of files read but not yet judged before the stream waits for the scans (backpressure). */
+const maxUnjudgedBytes = 8 * 1024 * 1024;
+
+/**
+ * The body's chunks (from its first byte), forwarded as they come while each file part is scanned
+ * as soon as it ends; the last chunk is held until every file has its verdict. A flagged file fails
+ * the stream at once (the upstream request is aborted, the origin's application never runs) with
+ * the `uploadRefused` error that carries the page (upload-tail.ts).
+ */
+export async function* scannedUpload(chunks: AsyncIterable<Buffer>, scan: StreamedScan): AsyncGenerator<Buffer> {
+  const files = new UploadFiles(scan.boundary, scan.scanner.limits.maxFileBytes);
+  let waiting: { bytes: number; done: boolean; verdict: Promise<FlaggedUpload | null> }[] = [];
+  // Set by a scan that finished while the body still streams (a closure's write: kept in an object).
+  const seen: { flagged: FlaggedUpload | null } = { flagged: null };
+  const start = (found: UploadedFile[]) => {
+    for (const file of found) {
+      const entry = { bytes: file.bytes?.length ?? 0, done: false, verdict: scanOne(scan.scanner, file) };
+      void entry.verdict.then((f) => {
+        entry.done = true;
+        seen.flagged ??= f;
+      });
+      waiting.push(entry);
+    }
+  };
+  const refuse = (f: FlaggedUpload): never => {
+    throw Object.assign(new Error('web shell upload refused'), { code: uploadRefused, refusal: scan.refuse(f) });
+  };
+  let held: Buffer | null = null;
+  for await (const chunk of chunks) {
+    start(files.push(chunk));
+    waiting = waiting.filter((entry) => !entry.done);
+    // Too much read and not judged yet: wait for the oldest verdicts (the client waits with them).
+    while (waiting.reduce((n, entry) => n + entry.bytes, 0) > maxUnjudgedBytes) await waiting.shift()!.verdict;
+    if (seen.flagged) refuse(seen.flagged);
+    if (held) yield held;
+    held = chunk;
+  }
+  start(files.end());
+  for (const entry of waiting) await entry.verdict;
+  if (seen.flagged) refuse(seen.flagged);
+  if (held) yield held;
+}
