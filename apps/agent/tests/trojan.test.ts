@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultTrojanSettings, renderEvent, type TrojanSettings, type WebshellFileResult } from '@rampart/contracts';
@@ -44,6 +44,11 @@ describe('trojan protection: directories, settings and library', () => {
     expect(await client.call('trojan.dirs.add', { dirs: [{ path: path.join(dir, 'missing'), remark: '', site: '' }], account: 'admin' })).toMatchObject({ refused: 'trojan_path_not_dir' });
     for (const refused of ['/proc', '/proc/self', '/sys', '/dev', '/run', '/']) {
       expect(await client.call('trojan.dirs.add', { dirs: [{ path: refused, remark: '', site: '' }], account: 'admin' })).toMatchObject({ changed: 0, refused: 'trojan_path_refused', detail: refused });
+    }
+    // System folders (and the broad parents of web roots, as themselves) are refused: files found there would be handled automatically.
+    for (const system of ['/etc', '/etc/ssh', '/usr/bin', '/usr/lib/x86_64-linux-gnu', '/var/lib', '/usr', '/var', '/home']) {
+      if (!(await stat(system).catch(() => null))?.isDirectory()) continue;
+      expect(await client.call('trojan.dirs.add', { dirs: [{ path: system, remark: '', site: '' }], account: 'admin' }), system).toMatchObject({ changed: 0, refused: 'trojan_path_system', detail: system });
     }
     // One refused directory in a batch adds none of them.
     const other = path.join(dir, 'other');
