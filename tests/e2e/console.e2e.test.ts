@@ -83,8 +83,10 @@ describe('Rampart in a real browser', () => {
     await page.waitForSelector(id('module-switch-why'));
     expect(await page.textContent(id('module-switch-why'))).toBe('此版本暂未包含云防护，无法开启。');
     expect(await page.isDisabled(id('module-switch'))).toBe(true);
+    expect(await page.textContent(id('not-in-build-meanwhile'))).toBe('在此期间：可在防火墙的黑名单中导入恶意 IP 列表文件，或在网站防护的名单中按地区拒绝访问。');
     await inEnglish(page, async () => {
       await expect.poll(() => page.textContent(id('module-switch-why'))).toBe('Cloud protection is not in this build yet, so it cannot be turned on.');
+      expect(await page.textContent(id('not-in-build-meanwhile'))).toBe("Meanwhile: import a file of malicious addresses into the firewall's blacklist, or deny areas in website protection's lists.");
       await page.goto(`${product.base}/#/dashboard`);
       await expect.poll(() => page.textContent(id('dash-status-headline'))).toBe('Not protected');
       expect(await page.textContent(id('dash-status-no-module'))).toBe('Every module is off: nothing protects this server');

@@ -112,8 +112,20 @@ describe('module pages', () => {
     // The audit's system and reinforcement tabs are built; its account audit is not.
     renderApp('/audit/account');
     expect((await screen.findByTestId('not-in-build')).textContent).toContain('Account audit is not in this build yet');
+    // …and what this build offers meanwhile (issue 27: say what to do next).
+    expect(screen.getByTestId('not-in-build-meanwhile').textContent).toBe(
+      'Meanwhile: the system audit checks for accounts with UID 0, empty passwords and duplicate ids, and user protection can lock the account files.',
+    );
     expect(screen.queryByTestId('module-switch')).toBeNull();
     expect(screen.getByTestId('page-title').textContent).toBe('Security audit');
+  });
+
+  it('every tab not in this build says what to use meanwhile, in both languages', async () => {
+    const unbuilt = sections.flatMap((section) => section.tabs.filter((tab) => !tabPages[`${section.key}/${tab.key}`]).map((tab) => `${section.key}_${tab.key}`));
+    expect(unbuilt.length).toBeGreaterThan(0);
+    for (const lang of ['zh-CN', 'en-US']) {
+      for (const tab of unbuilt) expect(i18next.exists(`module_page.meanwhile.${tab}`, { lng: lang }), `${lang} ${tab}`).toBe(true);
+    }
   });
 
   it('a modal tab opens over the current tab instead of navigating', async () => {

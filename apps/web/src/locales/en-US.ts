@@ -176,6 +176,13 @@ const enUS = {
     switch_on_ok: 'Turned on',
     switch_label: 'Module switch',
     switch_not_in_build_why: '{{name}} is not in this build yet, so it cannot be turned on.',
+    meanwhile: {
+      cloud_index: "Meanwhile: import a file of malicious addresses into the firewall's blacklist, or deny areas in website protection's lists.",
+      dynamic_index: "Meanwhile: the home page shows each module's state, and the event log lists every block by module, level and IP.",
+      audit_patch: "Meanwhile: the system audit checks for pending security updates; on the server, run apt-get update and apt-get upgrade, or enable unattended-upgrades.",
+      audit_account: "Meanwhile: the system audit checks for accounts with UID 0, empty passwords and duplicate ids, and user protection can lock the account files.",
+      audit_process: "Meanwhile: the system audit lists services listening on ports, and process protection can stop programs from starting or using the network.",
+    },
   },
   kernel_cause: {
     not_root: 'the agent is not running as root',

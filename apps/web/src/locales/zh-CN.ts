@@ -175,6 +175,13 @@ const zhCN: LocaleTexts = {
     switch_on_ok: '已开启',
     switch_label: '模块开关',
     switch_not_in_build_why: '此版本暂未包含{{name}}，无法开启。',
+    meanwhile: {
+      cloud_index: "在此期间：可在防火墙的黑名单中导入恶意 IP 列表文件，或在网站防护的名单中按地区拒绝访问。",
+      dynamic_index: "在此期间：首页显示各模块的防护状态，事件日志按模块、级别和 IP 列出每次拦截。",
+      audit_patch: "在此期间：系统审计会检查待安装的安全更新；也可在服务器上运行 apt-get update 和 apt-get upgrade，或启用 unattended-upgrades。",
+      audit_account: "在此期间：系统审计检查 UID 为 0 的账户、空密码和重复 ID，用户防护可锁定系统账户文件。",
+      audit_process: "在此期间：系统审计列出监听端口的服务，进程防护可禁止程序启动或联网。",
+    },
   },
   kernel_cause: {
     not_root: '防护代理未以 root 身份运行',

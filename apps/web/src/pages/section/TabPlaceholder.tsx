@@ -1,4 +1,4 @@
-import { useMatches } from 'react-router-dom';
+import { useLocation, useMatches } from 'react-router-dom';
 import type { RouteHandle } from '../../routes/title.ts';
 import { NotInBuild } from './NotInBuild.tsx';
 
@@ -6,5 +6,7 @@ import { NotInBuild } from './NotInBuild.tsx';
 export function TabPlaceholder() {
   const matches = useMatches();
   const handle = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.titleKey)?.handle as RouteHandle | undefined;
-  return <NotInBuild nameKey={handle?.titleKey ?? 'common.unknown'} />;
+  // `/audit/account` → `audit_account`: the key of what this build offers meanwhile.
+  const tab = useLocation().pathname.split('/').filter(Boolean).slice(0, 2).join('_');
+  return <NotInBuild nameKey={handle?.titleKey ?? 'common.unknown'} tab={tab} />;
 }
