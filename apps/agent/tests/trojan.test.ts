@@ -122,11 +122,11 @@ describe('trojan protection: directories, settings and library', () => {
     expect(badHash.detail).toMatch(/line 1/);
     expect(await client.call('trojan.library.get', {})).toMatchObject({ ...good, ruleCount: 1, hashCount: 0 });
 
-    // A file only the custom rule knows, and a benign-looking file whose hash is listed (with a comment).
+    // A file only the custom rule knows, and a benign-looking file whose hash is listed (upper case, with a comment).
     await writeFiles(www, { 'a.php': "<?php // SHOP-BACKDOOR-7\necho 1;\n", 'b.php': "<?php echo 'listed';\n" });
     const { createHash } = await import('node:crypto');
     const hash = createHash('sha256').update("<?php echo 'listed';\n").digest('hex');
-    expect(await client.call('trojan.library.set', { library: { ...good, hashes: [`${hash}  # known shell`] }, account: 'admin' })).toMatchObject({ changed: 1 });
+    expect(await client.call('trojan.library.set', { library: { ...good, hashes: [`${hash.toUpperCase()}  # known shell`, '# from the incident report'] }, account: 'admin' })).toMatchObject({ changed: 1 });
     expect((await client.call('trojan.status', {})).customHashes).toBe(1);
     await client.call('trojan.settings.set', { settings: settingsWith({ handling: 'record' }), account: 'admin' });
     await client.call('trojan.dirs.add', { dirs: [{ path: www, remark: '', site: '' }], account: 'admin' });

@@ -88,11 +88,15 @@ export function compileCustomRules(text: string): CustomRules {
 }
 
 const sha256 = /^[0-9a-f]{64}$/;
-/** The custom hash list: lowercase SHA-256 values; anything else is refused with its line number. */
+/**
+ * The custom hash list: one SHA-256 per line, either case (kept lowercase, as scans report them), a
+ * `# comment` after it or on a line of its own left out, blank lines skipped; anything else is
+ * refused with its line number.
+ */
 export function parseHashList(lines: readonly string[]): { ok: true; hashes: Set<string> } | { ok: false; error: string } {
   const hashes = new Set<string>();
   for (const [index, line] of lines.entries()) {
-    const value = line.trim().toLowerCase();
+    const value = line.replace(/#.*$/, '').trim().toLowerCase();
     if (value === '') continue;
     if (!sha256.test(value)) return { ok: false, error: `line ${index + 1}: not a SHA-256 hash` };
     hashes.add(value);

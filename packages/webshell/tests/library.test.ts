@@ -46,5 +46,8 @@ describe('rule library', () => {
     expect(b.risk).toBe('high');
     expect(b.findings[0]?.reason).toBe('custom_hash');
     expect(parseHashList(['abc'])).toEqual({ ok: false, error: 'line 1: not a SHA-256 hash' });
+    // A comment after a hash or on its own line is left out; the hash is kept lowercase.
+    expect(parseHashList([`${clean.sha256.toUpperCase()}  # known shell`, '# list of 2026-12', ''])).toEqual({ ok: true, hashes: new Set([clean.sha256]) });
+    expect(parseHashList(['# only a comment', 'abc # not a hash'])).toEqual({ ok: false, error: 'line 2: not a SHA-256 hash' });
   });
 });

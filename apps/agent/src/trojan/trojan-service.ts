@@ -52,8 +52,11 @@ const ok = (ids: number[], failed: Record<string, string> = {}): TrojanChange =>
 export const refusedChange = (key: string, detail = ''): TrojanChange => ({ changed: 0, ids: [], refused: key, detail, failed: {} });
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** The custom hash lines as the engine reads them: a `# comment` after a hash is not part of it. */
-export const hashLines = (lines: readonly string[]): string[] => lines.map((line) => line.replace(/#.*$/, '').trim());
+/** The stored library's hashes as scans compare them: lowercase, comments left out (the list was parsed before it was saved). */
+const customHashes = (lines: readonly string[]): string[] => {
+  const parsed = parseHashList(lines);
+  return parsed.ok ? [...parsed.hashes] : [];
+};
 
 /**
  * Trojan (web-shell) protection: protected directories, settings, the custom library and trusted
@@ -135,7 +138,7 @@ export class TrojanService {
       dirs: this.repo.dirs().filter((dir) => dir.enabled && existsSync(dir.path)).map((dir) => dir.path),
       settings,
       customRuleText: library.rules,
-      customHashes: hashLines(library.hashes).filter(Boolean),
+      customHashes: customHashes(library.hashes),
       trusted: this.#trusted,
     });
   }
@@ -247,8 +250,7 @@ export class TrojanService {
 
   library(): { rules: string; hashes: string[]; ruleCount: number; hashCount: number } {
     const library = this.repo.library();
-    const parsed = parseHashList(hashLines(library.hashes));
-    return { ...library, ruleCount: library.rules.trim() ? ruleCount(library.rules) : 0, hashCount: parsed.ok ? parsed.hashes.size : 0 };
+    return { ...library, ruleCount: library.rules.trim() ? ruleCount(library.rules) : 0, hashCount: customHashes(library.hashes).length };
   }
 
   /** Compiled and parsed before anything is stored: a refused library changes nothing. */
@@ -257,7 +259,7 @@ export class TrojanService {
       const compiled = compileCustomRules(library.rules);
       if (!compiled.ok) return refusedChange('trojan_rules_invalid', compiled.error);
     }
-    const parsed = parseHashList(hashLines(library.hashes));
+    const parsed = parseHashList(library.hashes);
     if (!parsed.ok) return refusedChange('trojan_hash_invalid', parsed.error);
     this.repo.setLibrary(library);
     this.#operation('trojan.library_changed', account, { rules: ruleCount(library.rules), hashes: parsed.hashes.size });
@@ -319,7 +321,7 @@ export class TrojanService {
       extensions: settings.extensions,
       whitelist: settings.whitelist,
       customRuleText: library.rules,
-      customHashes: hashLines(library.hashes).filter(Boolean),
+      customHashes: customHashes(library.hashes),
       trusted: this.#trusted,
       workers: this.#options.scanWorkers ?? 2,
       now: this.now,
