@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { clickUntilGone, id, signIn, switchLanguage } from './browser-session.ts';
+import { clickUntilGone, collectPageErrors, id, signIn, switchLanguage } from './browser-session.ts';
 import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -48,10 +48,7 @@ beforeAll(async () => {
   root = writeRoot();
   product = await startProduct({ RAMPART_AUDIT_ROOT: root });
   ({ browser, page } = await signIn(product));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
+  collectPageErrors(page, errors);
   mkdirSync(shots, { recursive: true });
 });
 afterAll(async () => {

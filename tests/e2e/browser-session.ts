@@ -51,6 +51,14 @@ export async function signIn(product: RunningProduct): Promise<BrowserSession> {
   }
 }
 
+/** Collects the page's console errors and uncaught exceptions into `errors`: a page test ends by expecting none. */
+export function collectPageErrors(page: Page, errors: string[]): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+}
+
 /** Calls the console's API with a session's token; resolves to the answer's envelope. */
 export async function api(product: RunningProduct, token: string, method: 'GET' | 'POST', path: string, body?: unknown) {
   const res = await fetch(`${product.base}/magapi${path}`, {

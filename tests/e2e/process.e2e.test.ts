@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, field, id, signIn, switchLanguage } from './browser-session.ts';
+import { api, collectPageErrors, field, id, signIn, switchLanguage } from './browser-session.ts';
 import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -23,10 +23,7 @@ const errors: string[] = [];
 beforeAll(async () => {
   product = await startProduct();
   ({ browser, page, token } = await signIn(product));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
+  collectPageErrors(page, errors);
   const info = (await api(product, token, 'GET', '/info')).data as { module_list: Record<string, number> };
   if (info.module_list.process !== 0) throw new Error('the process module must be off for this test');
 });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, clickUntilGone, field, id, signIn, switchLanguage } from './browser-session.ts';
+import { api, clickUntilGone, collectPageErrors, field, id, signIn, switchLanguage } from './browser-session.ts';
 import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -45,10 +45,7 @@ type Row = { id: number; path: string; sub_path: string; level: number; ops: str
 beforeAll(async () => {
   product = await startProduct();
   ({ browser, page, token } = await signIn(product));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
+  collectPageErrors(page, errors);
   const info = (await api(product, token, 'GET', '/info')).data as { module_list: Record<string, number> };
   if (info.module_list.tamper !== 0) throw new Error('the tamper module must be off for this test');
   site = mkdtempSync(join(tmpdir(), 'rampart-e2e-site-'));

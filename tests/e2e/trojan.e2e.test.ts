@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { defaultTrojanSettings } from '@rampart/contracts';
-import { api, field, id, signIn, switchLanguage } from './browser-session.ts';
+import { api, collectPageErrors, field, id, signIn, switchLanguage } from './browser-session.ts';
 import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -34,10 +34,7 @@ const shellFor = (tag: string) => `<?php eval($_POST['${tag}']); ?>\n<script>win
 beforeAll(async () => {
   product = await startProduct();
   ({ browser, page, token } = await signIn(product));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
+  collectPageErrors(page, errors);
   const info = (await api(product, token, 'GET', '/info')).data as { module_list: Record<string, number> };
   if (info.module_list.trojan !== 0) throw new Error('the trojan module must be off for this test');
   const saved = await api(product, token, 'POST', '/trojan/settings', { settings: { ...defaultTrojanSettings, realtime: false, handling: 'record' } });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '@rampart/agent';
 import { accountPrivilegedSchema, accountStatusSchema } from '@rampart/contracts';
-import { auth, startHarness, type Harness } from './support/harness.ts';
+import { magapi, startHarness, type Harness } from './support/harness.ts';
 
 /*
  * User protection's console calls against a real agent on a real socket. The agent here is this
@@ -70,16 +70,11 @@ afterAll(async () => {
 type Lang = 'zh-CN' | 'en-US';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads of loosely typed answers
 type Body = { code: number; msg: string; data?: any };
-async function post(url: string, payload?: unknown, options: { lang?: Lang; as?: string } = {}) {
-  const res = await h.app.inject({
-    method: 'POST', url: `/magapi${url}`, ...(payload === undefined ? {} : { payload: payload as object }),
-    headers: { ...auth(options.as ?? token), 'accept-language': options.lang ?? 'en-US' },
-  });
-  return { status: res.statusCode, body: res.json() as Body };
+async function post(url: string, payload?: unknown, options: { lang?: Lang; as?: string } = {}): Promise<{ status: number; body: Body }> {
+  return magapi(h.app, 'POST', url, { token: options.as ?? token, payload, lang: options.lang ?? 'en-US' });
 }
-async function get(url: string, lang: Lang = 'en-US', as = token) {
-  const res = await h.app.inject({ url: `/magapi${url}`, headers: { ...auth(as), 'accept-language': lang } });
-  return { status: res.statusCode, body: res.json() as Body };
+async function get(url: string, lang: Lang = 'en-US', as = token): Promise<{ status: number; body: Body }> {
+  return magapi(h.app, 'GET', url, { token: as, lang });
 }
 
 describe('user protection: status, lock and timed unlock', () => {

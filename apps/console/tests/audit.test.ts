@@ -5,7 +5,7 @@ import { startAgent, type RunningAgent } from '@rampart/agent';
 import { recordedExecutor } from '@rampart/audit';
 import { auditResultRowSchema, auditRunSchema, auditStatusSchema, reinforceItemSchema } from '@rampart/contracts';
 import { baseAccounts, makeRoot, removeRoots } from '../../../packages/audit/tests/fixture-root.ts';
-import { auth, startHarness, type Harness } from './support/harness.ts';
+import { magapi, startHarness, type Harness } from './support/harness.ts';
 
 /*
  * The security audit's console calls against a real agent on a real socket, auditing a small
@@ -49,16 +49,11 @@ afterAll(async () => {
 type Lang = 'zh-CN' | 'en-US';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads of loosely typed answers
 type Body = { code: number; msg: string; data?: any };
-async function post(url: string, payload?: unknown, options: { lang?: Lang; as?: string } = {}) {
-  const res = await h.app.inject({
-    method: 'POST', url: `/magapi${url}`, ...(payload === undefined ? {} : { payload: payload as object }),
-    headers: { ...auth(options.as ?? token), 'accept-language': options.lang ?? 'en-US' },
-  });
-  return { status: res.statusCode, body: res.json() as Body };
+async function post(url: string, payload?: unknown, options: { lang?: Lang; as?: string } = {}): Promise<{ status: number; body: Body }> {
+  return magapi(h.app, 'POST', url, { token: options.as ?? token, payload, lang: options.lang ?? 'en-US' });
 }
-async function get(url: string, lang: Lang = 'en-US', as = token) {
-  const res = await h.app.inject({ url: `/magapi${url}`, headers: { ...auth(as), 'accept-language': lang } });
-  return { status: res.statusCode, body: res.json() as Body };
+async function get(url: string, lang: Lang = 'en-US', as = token): Promise<{ status: number; body: Body }> {
+  return magapi(h.app, 'GET', url, { token: as, lang });
 }
 async function idle() {
   for (let i = 0; i < 500; i++) {
