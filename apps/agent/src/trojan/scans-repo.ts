@@ -43,10 +43,10 @@ const toResult = (row: Row): TrojanResult => ({
 });
 
 /** The strongest finding: its reason and rule name the result (an unscanned file's reason says why). */
-export function leadingFinding(result: WebshellFileResult): { reason: TrojanResult['reason']; rule: string } {
+export function leadingFinding(result: Pick<WebshellFileResult, 'status' | 'unscannedReason' | 'findings'>): { reason: TrojanResult['reason']; rule: string } {
   if (result.status === 'unscanned') return { reason: result.unscannedReason ?? 'unscanned_error', rule: '' };
-  const order = ['none', 'low', 'medium', 'high'];
-  const top = [...result.findings].sort((a, b) => order.indexOf(b.risk) - order.indexOf(a.risk))[0];
+  // The engine's verdict lists findings strongest first (packages/webshell/src/verdict.ts).
+  const top = result.findings[0];
   return { reason: top?.reason ?? 'unscanned_error', rule: top?.rule ?? '' };
 }
 

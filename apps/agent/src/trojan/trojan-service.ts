@@ -380,7 +380,7 @@ export class TrojanService {
         return { ok: false, key: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'trojan_file_gone' : 'trojan_delete_failed', detail: message(error) };
       }
     }
-    const { reason, rule } = leadingFinding({ ...result, path: filePath, size: 0, mtimeMs: 0, sha256: '', language: 'other', elapsedMs: 0 });
+    const { reason, rule } = leadingFinding(result);
     const isolated = this.quarantine.isolate(filePath, { risk: result.risk, reason, rule, source, findings: result.findings });
     if (!isolated.ok) return { ok: false, key: isolated.key, detail: isolated.detail };
     return { ok: true, handled: 'isolated', isolateId: isolated.item.id };
