@@ -13,7 +13,18 @@ import { sysctlKeys } from '../src/checks/sysctl.ts';
  * shares the host's kernel and service manager.
  */
 const enabled = process.env.RAMPART_AUDIT_DEBOOTSTRAP === '1';
-const mirror = process.env.RAMPART_AUDIT_MIRROR ?? 'http://deb.debian.org/debian';
+const mirror = (): string => process.env.RAMPART_AUDIT_MIRROR ?? hostMirror();
+
+/** The Debian mirror this host's apt already uses (deb822 or one-line sources), so no host is written here. */
+function hostMirror(): string {
+  const files = ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list'].filter((file) => existsSync(file));
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const uri = /^URIs:\s*(\S+)/m.exec(text)?.[1] ?? /^deb\s+(?:\[[^\]]*\]\s+)?(\S+)\s+bookworm\s/m.exec(text)?.[1];
+    if (uri && !uri.includes('security')) return uri;
+  }
+  throw new Error('no Debian mirror in the host apt sources: set RAMPART_AUDIT_MIRROR');
+}
 
 describe.runIf(enabled)('a debootstrapped Debian 12 root', () => {
   let root = '';
@@ -33,7 +44,7 @@ describe.runIf(enabled)('a debootstrapped Debian 12 root', () => {
   beforeAll(() => {
     root = mkdtempSync(path.join(os.tmpdir(), 'rampart-audit-debootstrap-'));
     state = mkdtempSync(path.join(os.tmpdir(), 'rampart-audit-debootstrap-state-'));
-    execFileSync('debootstrap', ['--variant=minbase', '--include=openssh-server,cron,sudo', 'bookworm', root, mirror], { stdio: 'ignore', timeout: 20 * 60_000 });
+    execFileSync('debootstrap', ['--variant=minbase', '--include=openssh-server,cron,sudo', 'bookworm', root, mirror()], { stdio: 'ignore', timeout: 20 * 60_000 });
     // sshd -t wants its privilege-separation directory and host keys.
     execFileSync('chroot', [root, 'sh', '-c', 'mkdir -p /run/sshd && ssh-keygen -A'], { stdio: 'ignore' });
   }, 25 * 60_000);
