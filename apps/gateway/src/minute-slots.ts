@@ -1,8 +1,8 @@
 import { CappedMap } from './capped-map.ts';
 
 /**
- * Per-address counts over a sliding minute of one-second buckets, as the engine's MinuteCounter
- * counts them (packages/waf policy/counters.ts), but packed for many addresses: every address owns
+ * Per-address counts over a sliding minute of one-second buckets (the CC and 404-scan counter, in
+ * each worker and summed in the primary), packed for many addresses: every address owns
  * a slot of 60 Uint32 counts in one shared array, plus the last second it was counted in, so it
  * costs ~240 bytes plus its Map entry instead of two typed-array objects (~1.2 KB). At most `cap`
  * addresses: past it the oldest-seen address's slot is reused (a botnet can't grow memory).

@@ -112,9 +112,9 @@ async function detect(ctx: ProxyContext, rt: SiteRuntime, request: WafRequest, p
 }
 
 /**
- * CC protection, counted across every worker (services.count) rather than in this process
- * alone as flood.ts's checkCc does; otherwise the same reading: loose asks for human verification
- * unless the client holds the pass, strict blocks and puts the address on the interception list.
+ * CC protection, counted across every worker (services.count, the one CC and 404 counter): loose
+ * asks for human verification unless the client holds the pass, strict blocks and puts the
+ * address on the interception list.
  */
 function ccProtection(ctx: ProxyContext, rt: SiteRuntime, request: WafRequest, policy: CompiledPolicy, facts: RequestFacts): Verdict | null {
   const cc = policy.settings.protect.cc;

@@ -11,8 +11,8 @@ import { checkTimeLimits } from './time-limit.ts';
 /**
  * The stateless request checks after the lists, cheapest and most basic first: the protocol-level
  * refusals (method, sizes, headers), then access rules (time limits, file types, uploads,
- * hotlinking), then the block keyword library. CC counting (flood.ts) is stateful and the caller
- * runs it after this; the record library runs last, when nothing else decided.
+ * hotlinking), then the block keyword library. CC counting is stateful: the gateway, which counts
+ * across its workers, runs it after this; the record library runs last, when nothing else decided.
  */
 export const requestChecks: readonly ((policy: CompiledPolicy, facts: RequestFacts) => Decision | null)[] = [
   checkMethod,

@@ -10,8 +10,6 @@ export * from './request-limits.ts';
 export * from './file-types.ts';
 export * from './hotlink.ts';
 export * from './time-limit.ts';
-export * from './counters.ts';
-export * from './flood.ts';
 export * from './authorization.ts';
 export * from './response-headers.ts';
 export * from './alert.ts';

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   authorizationEntry,
-  checkCc,
   checkTimeLimits,
-  createFloodState,
-  createMinuteCounter,
   evaluateRequestPolicy,
   hashAuthorizationPassword,
-  pruneCounter,
-  record404,
-  recordRequest,
   verifyAuthorizationPassword,
-  windowCount,
   type TimedLists,
 } from '../../src/policy/index.ts';
 import { facts, noon, policyWith } from './support.ts';
@@ -56,68 +49,5 @@ describe('time-limited access', () => {
     expect(verifyAuthorizationPassword('', 'x')).toBe(false);
     expect(verifyAuthorizationPassword('scrypt$3$AAAA$AAAA', 'x')).toBe(false);
     expect(hashAuthorizationPassword('Open1234')).not.toBe(hashAuthorizationPassword('Open1234')); // salted
-  });
-});
-
-describe('minute counters', () => {
-  it('"more than N" is literal: the Nth request in a minute passes, the N+1th is over', () => {
-    const counter = createMinuteCounter(3);
-    expect(recordRequest(counter, 'a', noon)).toBe(false);
-    expect(recordRequest(counter, 'a', noon + 10)).toBe(false);
-    expect(recordRequest(counter, 'a', noon + 20)).toBe(false);
-    expect(recordRequest(counter, 'b', noon + 20)).toBe(false); // per address
-    expect(recordRequest(counter, 'a', noon + 30)).toBe(true);
-  });
-
-  it('slides: requests older than a minute drop out, second by second', () => {
-    const counter = createMinuteCounter(2);
-    recordRequest(counter, 'a', noon); // second 0
-    recordRequest(counter, 'a', noon + 30_000); // second 30
-    expect(recordRequest(counter, 'a', noon + 59_999)).toBe(true); // second 59: 3 in the window
-    expect(windowCount(counter, 'a', noon + 60_000)).toBe(2); // second 60: second 0 left
-    expect(recordRequest(counter, 'a', noon + 60_000)).toBe(true); // 30, 59, 60
-    expect(recordRequest(counter, 'a', noon + 120_000)).toBe(false);
-  });
-
-  it('forgets silent addresses', () => {
-    const counter = createMinuteCounter(10);
-    recordRequest(counter, 'a', noon);
-    recordRequest(counter, 'b', noon + 30_000);
-    pruneCounter(counter, noon + 60_000);
-    expect([...counter.clients.keys()]).toEqual(['b']);
-  });
-});
-
-describe('CC protection and 404 scan', () => {
-  it('strict mode blocks the request over the threshold and intercepts the address', () => {
-    const policy = policyWith((s) => void (s.protect.cc = { enabled: true, mode: 'strict', verification: 'redirect', per_minute: 2, block_minutes: 5 }));
-    const state = createFloodState(policy);
-    expect(checkCc(policy, state, facts())).toBeNull();
-    expect(checkCc(policy, state, facts())).toBeNull();
-    const over = checkCc(policy, state, facts());
-    expect(over?.decision).toEqual({ action: 'block', rule: 'protect.cc', kind: 'policy' });
-    expect(over?.intercept).toMatchObject({ ip: '203.0.113.7', reason: 'cc', expires_at: noon + 5 * 60_000 });
-    // Off: the same flood passes.
-    const off = policyWith();
-    const offState = createFloodState(off);
-    for (let i = 0; i < 400; i++) expect(checkCc(off, offState, facts())).toBeNull();
-  });
-
-  it('loose mode asks for human verification (redirect or click) and lets a verified client by', () => {
-    const policy = policyWith((s) => void (s.protect.cc = { enabled: true, mode: 'loose', verification: 'click', per_minute: 1, block_minutes: 5 }));
-    const state = createFloodState(policy);
-    expect(checkCc(policy, state, facts())).toBeNull();
-    expect(checkCc(policy, state, facts())).toEqual({ decision: { action: 'challenge', rule: 'protect.cc.click' }, intercept: null });
-    expect(checkCc(policy, state, facts({ verifiedHuman: true }))).toBeNull();
-  });
-
-  it('404 scan: more than N 404 answers in a minute intercepts; other statuses do not count', () => {
-    const policy = policyWith((s) => void (s.protect.scan_404 = { enabled: true, per_minute: 2, block_minutes: 10 }));
-    const state = createFloodState(policy);
-    expect(record404(policy, state, '192.0.2.9', 404, noon)).toBeNull();
-    expect(record404(policy, state, '192.0.2.9', 200, noon)).toBeNull();
-    expect(record404(policy, state, '192.0.2.9', 404, noon)).toBeNull();
-    expect(record404(policy, state, '192.0.2.9', 404, noon)).toMatchObject({ reason: 'scan_404', expires_at: noon + 600_000 });
-    expect(record404(policyWith(), createFloodState(policyWith()), '192.0.2.9', 404, noon)).toBeNull();
   });
 });
