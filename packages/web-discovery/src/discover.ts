@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { apacheDocumentRoot } from './apache-document-root.ts';
 import { parseApacheVhosts } from './apache-vhosts.ts';
 import { parseNginxDump } from './nginx-dump.ts';
 
@@ -66,5 +68,11 @@ export async function discoverLocalSites(
   const nginx = options.nginx ?? { command: 'nginx', args: ['-T'] };
   const apache = options.apache ?? { command: 'apache2ctl', args: ['-S'] };
   const [nginxOut, apacheOut] = await Promise.all([runForOutput(nginx.command, nginx.args), runForOutput(apache.command, apache.args)]);
-  return [...(nginxOut ? nginxCandidates(nginxOut) : []), ...(apacheOut ? apacheCandidates(apacheOut) : [])];
+  const apacheSites = apacheOut ? apacheCandidates(apacheOut) : [];
+  await Promise.all(apacheSites.map(async (site) => {
+    const text = await readFile(site.file, 'utf8').catch(() => null);
+    const root = text === null ? null : apacheDocumentRoot(text, site.line);
+    if (root) site.root = root;
+  }));
+  return [...(nginxOut ? nginxCandidates(nginxOut) : []), ...apacheSites];
 }

@@ -5,5 +5,6 @@
  */
 export { parseNginxDump, parseNginxListen, type NginxSite } from './nginx-dump.ts';
 export { parseApacheVhosts, type ApacheVhost } from './apache-vhosts.ts';
+export { apacheDocumentRoot } from './apache-document-root.ts';
 export { discoverLocalSites, nginxCandidates, apacheCandidates, type CandidateSite } from './discover.ts';
 export { listeningPorts, planOrigins, type OriginMove, type OriginPlan } from './origin-plan.ts';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apacheCandidates, discoverLocalSites, nginxCandidates } from '../src/discover.ts';
 import { parseApacheVhosts } from '../src/apache-vhosts.ts';
+import { apacheDocumentRoot } from '../src/apache-document-root.ts';
 import { globMatches } from '../src/nginx-config.ts';
 import { parseNginxDump, parseNginxListen } from '../src/nginx-dump.ts';
 
@@ -61,6 +62,15 @@ describe('apachectl -S', () => {
   });
 });
 
+describe('an Apache virtual host\'s DocumentRoot (apachectl -S gives only its file and line)', () => {
+  const config = ['Listen 80', '<VirtualHost *:80>', '  ServerName a.test', '  DocumentRoot "/srv/a b"', '</VirtualHost>', '<VirtualHost *:80>', '  ServerName b.test', '</VirtualHost>', 'DocumentRoot /var/www/html'].join('\n');
+  it('is read from the block that starts at the line, quoted or not, and never from the next block or the global one', () => {
+    expect(apacheDocumentRoot(config, 2)).toBe('/srv/a b');
+    expect(apacheDocumentRoot(config, 6)).toBeNull();
+    expect(apacheDocumentRoot('<VirtualHost *:80>\ndocumentroot /srv/c/\n</VirtualHost>', 1)).toBe('/srv/c/');
+  });
+});
+
 describe('discovery against the real servers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gw-disc-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,14 +83,14 @@ describe('discovery against the real servers', () => {
     expect(sites.map((s) => [s.name, s.listen[0]?.port, s.proxyPass])).toEqual([['one.test', 18081, undefined], ['two.test', 18082, ['http://127.0.0.1:9999']]]);
   });
   it.skipIf(!existsSync('/usr/sbin/apache2'))('runs apache2 -S on a temporary configuration', async () => {
-    writeFileSync(join(dir, 'apache2.conf'), `ServerName t.local\nPidFile ${dir}/a.pid\nErrorLog ${dir}/a.log\nInclude /etc/apache2/mods-enabled/*.load\nListen 127.0.0.1:18083\n<VirtualHost 127.0.0.1:18083>\nServerName three.test\nServerAlias www.three.test\n</VirtualHost>\n<VirtualHost 127.0.0.1:18083>\nServerName four.test\n</VirtualHost>\n`);
+    writeFileSync(join(dir, 'apache2.conf'), `ServerName t.local\nPidFile ${dir}/a.pid\nErrorLog ${dir}/a.log\nInclude /etc/apache2/mods-enabled/*.load\nListen 127.0.0.1:18083\n<VirtualHost 127.0.0.1:18083>\nServerName three.test\nServerAlias www.three.test\n  DocumentRoot "${dir}/three"\n</VirtualHost>\n<VirtualHost 127.0.0.1:18083>\nServerName four.test\n</VirtualHost>\n`);
     const sites = await discoverLocalSites({
       nginx: { command: '/nonexistent', args: [] },
       apache: { command: 'sh', args: ['-c', `. /etc/apache2/envvars && exec apache2 -d /etc/apache2 -f ${dir}/apache2.conf -S`] },
     });
-    expect(sites.map((s) => [s.server, s.name, s.serverNames, s.listen[0]?.port])).toEqual([
-      ['apache', 'three.test', ['three.test', 'www.three.test'], 18083],
-      ['apache', 'four.test', ['four.test'], 18083],
+    expect(sites.map((s) => [s.server, s.name, s.serverNames, s.listen[0]?.port, s.root])).toEqual([
+      ['apache', 'three.test', ['three.test', 'www.three.test'], 18083, `${dir}/three`],
+      ['apache', 'four.test', ['four.test'], 18083, undefined],
     ]);
   });
 });

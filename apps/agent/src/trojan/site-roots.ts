@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { discoverLocalSites } from '@rampart/web-discovery';
 import type { DiscoveryCommands } from '../website/discovered-sites.ts';
 
@@ -8,33 +7,13 @@ export interface SiteRoot {
   path: string;
 }
 
-/**
- * `apachectl -S` names each virtual host's file and line but not its DocumentRoot: it is read from
- * the `<VirtualHost>` block that starts there.
- */
-async function apacheDocumentRoot(file: string, line: number): Promise<string | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
-  for (const raw of text.split('\n').slice(Math.max(0, line - 1))) {
-    const trimmed = raw.trim();
-    if (/^<\/VirtualHost>/i.test(trimmed)) break;
-    const match = /^DocumentRoot\s+("?)([^"]+)\1\s*$/i.exec(trimmed);
-    if (match?.[2]) return match[2];
-  }
-  return null;
-}
-
 /** The local nginx and Apache sites' roots (the website module's discovery), one row per distinct root. */
 export async function discoverSiteRoots(commands: DiscoveryCommands = {}): Promise<SiteRoot[]> {
   const sites = await discoverLocalSites(commands);
   const roots: SiteRoot[] = [];
   const seen = new Set<string>();
   for (const site of sites) {
-    const root = site.root ?? (site.server === 'apache' ? await apacheDocumentRoot(site.file, site.line) : null);
+    const root = site.root;
     if (!root || !root.startsWith('/') || root.includes('$')) continue;
     const path = root.replace(/\/+$/, '') || '/';
     if (seen.has(path)) continue;
