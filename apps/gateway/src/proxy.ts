@@ -21,7 +21,7 @@ import type { WorkerServices } from './services.ts';
 import { announcesNoBody, readBodyHead } from './body-head.ts';
 import { bodyLimitsFor } from './body-limits.ts';
 import { judgedUpload, uploadRefused, type UploadRefusedError } from './upload-tail.ts';
-import { flaggedDecision, scanWholeBody, scannedUpload, sharedUploadScanner, uploadBoundary, type FlaggedUpload, type StreamedScan } from './upload-scan.ts';
+import { flaggedDecision, scanWholeBody, scannedUpload, sharedUploadScanner, uploadReaderFor, type FlaggedUpload, type StreamedScan } from './upload-scan.ts';
 
 export interface ProxyContext {
   inspector: Inspector;
@@ -208,17 +208,17 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
       if (rt.policy) answering = { request, areas: verdict.facts?.areas ?? [], trusted: verdict.action === 'forward' && verdict.trusted, streamLimit: streamLimitOf(rt, req, ended) };
       if (streamed && verdict.action === 'forward' && !verdict.trusted) tail = { streamed, judge: (more) => judgeAgain(rt, req, more, verdict.record !== null) };
       // The web-shell scan of the upload's files (upload-scan.ts): a whole body now, a streaming one on the way.
-      const boundary = verdict.action === 'forward' && !verdict.trusted && (!ended || head.length > 0) && uploadScanOn(rt) ? uploadBoundary(request) : null;
-      if (boundary !== null) {
-        const scanner = sharedUploadScanner();
+      const scanner = sharedUploadScanner();
+      const reader = verdict.action === 'forward' && !verdict.trusted && (!ended || head.length > 0) && uploadScanOn(rt) ? uploadReaderFor(request, scanner.limits.maxFileBytes) : null;
+      if (reader !== null) {
         const refuse = (flagged: FlaggedUpload) => settle(ctx, rt, req, request, { action: 'block', decision: flaggedDecision(flagged), facts: verdict.facts }) ?? renderProxyError(403, 'The upload is refused.');
         if (!ended) {
           // The thread (when it is not up) loads while the body streams.
           scanner.warm();
-          scan = { scanner, boundary, refuse };
+          scan = { scanner, reader, refuse };
         }
         else {
-          const flagged = await scanWholeBody(scanner, boundary, head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head));
+          const flagged = await scanWholeBody(scanner, reader, head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head));
           if (flagged) return sendRendered(res, refuse(flagged), false);
         }
       }

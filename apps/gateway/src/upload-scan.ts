@@ -24,10 +24,14 @@
  * replaced and passes unscanned (fail open, as the WAF engine does on an error: an upload must
  * not hang). Whitelisted requests (a list let them in) are not scanned, as they are not inspected.
  *
+ * A raw upload (a PUT, or a body sent as a file: application/octet-stream, a script or image
+ * type; WebDAV, S3-style and many upload APIs) is one file, named by the URL's last segment
+ * (RawUpload): a PUT of `/uploads/x.php` is scanned as `x.php`.
+ *
  * Not here: the administrator's custom YARA library and hash list (they live in the agent's
- * scanner; uploads get the built-in rules and the analysis), PUT / raw-body uploads (not
- * multipart), compressed (Content-Encoding) bodies and base64 Content-Transfer-Encoding parts
- * (origins do not decode either; the WAF engine flags the latter).
+ * scanner; uploads get the built-in rules and the analysis), compressed (Content-Encoding) bodies,
+ * base64 Content-Transfer-Encoding parts (origins do not decode either; the WAF engine flags the
+ * latter) and files carried inside JSON or form fields (base64 strings an application decodes).
  */
 import { Worker } from 'node:worker_threads';
 import { isFlaggedRisk, type WebshellFileResult } from '@rampart/contracts';
@@ -79,6 +83,14 @@ function fileOfHead(head: string): { field: string; fileName: string } | null {
   return { field: utf8(dispositionParam(disposition, 'name') ?? ''), fileName };
 }
 
+/** Reads the files of one request body as its bytes come: the parts of a form, or a raw upload's whole body. */
+export interface UploadReader {
+  /** Reads the next bytes; returns the files that ended in them. */
+  push(chunk: Uint8Array): UploadedFile[];
+  /** The body ended: the files still open. */
+  end(): UploadedFile[];
+}
+
 type State = 'preamble' | 'delimiter' | 'head' | 'file' | 'skip';
 
 /**
@@ -87,7 +99,7 @@ type State = 'preamble' | 'delimiter' | 'head' | 'file' | 'skip';
  * file is scanned as the application will store it; a part after the closing delimiter is read too.
  * Memory: one file up to the cap, a part's headers, a delimiter's length of carried bytes.
  */
-export class UploadFiles {
+export class UploadFiles implements UploadReader {
   private readonly open: Buffer;
   private readonly next: Buffer;
   private pending: Buffer = Buffer.alloc(0);
@@ -219,6 +231,68 @@ export function uploadBoundary(request: WafRequest): string | null {
   const m = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(type);
   const boundary = m?.[1] ?? m?.[2] ?? '';
   return boundary.length > 0 && boundary.length <= 200 ? boundary : null;
+}
+
+/** A raw upload's body: one file, kept up to the cap (over it: counted, not kept, not scanned). */
+export class RawUpload implements UploadReader {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private readonly fileName: string;
+  private readonly maxFileBytes: number;
+
+  constructor(fileName: string, maxFileBytes: number) {
+    this.fileName = fileName;
+    this.maxFileBytes = maxFileBytes;
+  }
+
+  push(chunk: Uint8Array): UploadedFile[] {
+    this.size += chunk.length;
+    if (this.size > this.maxFileBytes) this.chunks = [];
+    // Copied: the chunk's memory belongs to the stream and goes upstream.
+    else if (chunk.length > 0) this.chunks.push(Buffer.from(chunk));
+    return [];
+  }
+
+  end(): UploadedFile[] {
+    const bytes = this.size > this.maxFileBytes ? null : Buffer.concat(this.chunks);
+    this.chunks = [];
+    return [{ field: '', fileName: this.fileName, size: this.size, bytes }];
+  }
+}
+
+/**
+ * Bodies read as a file when they are not a form: what a browser or client sends for a file's
+ * bytes. JSON, urlencoded forms, text and XML are an application's data, judged by the WAF engine.
+ */
+const rawFileType = /^\s*(?:application\/(?:octet-stream|x-(?:httpd-)?php[\w.-]*|x-sh|x-jsp|x-asp|java-archive|zip)|text\/(?:x-php|x-shellscript)|image\/)/i;
+
+/** The file name of a raw upload: the URL path's last segment, percent-decoded ("upload" when empty). */
+function rawUploadName(target: string): string {
+  const path = target.split('?')[0] ?? '';
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  let name = last;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    // A malformed escape: the name as sent.
+  }
+  return name.split(/[\\/]/).pop() || 'upload';
+}
+
+/**
+ * How this request's uploaded files are read, or null when it carries none the scan can read: a
+ * multipart form's file parts; a PUT's body, or a body sent as a file type (rawFileType), as one
+ * file. A compressed body is not read (origins do not decode it either).
+ */
+export function uploadReaderFor(request: WafRequest, maxFileBytes: number): (() => UploadReader) | null {
+  if (headerValue(request, 'content-encoding') !== null) return null;
+  const boundary = uploadBoundary(request);
+  if (boundary !== null) return () => new UploadFiles(boundary, maxFileBytes);
+  const type = headerValue(request, 'content-type') ?? '';
+  if (/^\s*multipart\//i.test(type)) return null;
+  if (request.method.toUpperCase() !== 'PUT' && !rawFileType.test(type)) return null;
+  const name = rawUploadName(request.target);
+  return () => new RawUpload(name, maxFileBytes);
 }
 
 /** A file the engine flagged, with what it found first. */
@@ -395,15 +469,16 @@ async function scanOne(scanner: UploadScanner, file: UploadedFile): Promise<Flag
 }
 
 /** A body that ended within the window: its files, scanned before it is forwarded. */
-export function scanWholeBody(scanner: UploadScanner, boundary: string, body: Buffer): Promise<FlaggedUpload | null> {
-  const files = new UploadFiles(boundary, scanner.limits.maxFileBytes);
+export function scanWholeBody(scanner: UploadScanner, reader: () => UploadReader, body: Buffer): Promise<FlaggedUpload | null> {
+  const files = reader();
   return firstFlagged(scanner, [...files.push(body), ...files.end()]);
 }
 
 /** What a body streaming past the window needs to be scanned on the way (proxy.ts). */
 export interface StreamedScan {
   scanner: UploadScanner;
-  boundary: string;
+  /** Makes the body's reader (uploadReaderFor). */
+  reader: () => UploadReader;
   /** Reports the refusal and gives its page. */
   refuse: (flagged: FlaggedUpload) => RenderedResponse;
 }
@@ -418,7 +493,7 @@ const maxUnjudgedBytes = 8 * 1024 * 1024;
  * the `uploadRefused` error that carries the page (upload-tail.ts).
  */
 export async function* scannedUpload(chunks: AsyncIterable<Buffer>, scan: StreamedScan): AsyncGenerator<Buffer> {
-  const files = new UploadFiles(scan.boundary, scan.scanner.limits.maxFileBytes);
+  const files = scan.reader();
   let waiting: { bytes: number; done: boolean; verdict: Promise<FlaggedUpload | null> }[] = [];
   // Set by a scan that finished while the body still streams (a closure's write: kept in an object).
   const seen: { flagged: FlaggedUpload | null } = { flagged: null };

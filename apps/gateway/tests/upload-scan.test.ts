@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WafRequest } from '@rampart/waf';
 import type { RenderedResponse } from '../src/block-response.ts';
-import { UploadFiles, UploadScanner, defaultUploadScanLimits, scanWholeBody, scannedUpload, uploadBoundary } from '../src/upload-scan.ts';
+import { UploadFiles, UploadScanner, defaultUploadScanLimits, scanWholeBody, scannedUpload, uploadBoundary, uploadReaderFor } from '../src/upload-scan.ts';
 import { uploadRefused } from '../src/upload-tail.ts';
 
 // The file parts cut out of a body in any chunking, and the scan's hold on the last chunk, without sockets.
@@ -66,6 +66,31 @@ describe('UploadFiles', () => {
     expect(uploadBoundary(request([['Content-Type', 'application/x-www-form-urlencoded']]))).toBeNull();
     expect(uploadBoundary(request([['Content-Type', `multipart/form-data; boundary=${boundary}`], ['Content-Encoding', 'gzip']]))).toBeNull();
   });
+
+  it('reads a PUT, or a body sent as a file type, as one file named by the URL; never an application\'s data', () => {
+    const request = (method: string, target: string, headers: [string, string][]): WafRequest => ({ method, target, headers, clientIp: '192.0.2.1', body: null, bodyTruncated: false, now: 0 });
+    const read = (req: WafRequest, body: Buffer, max = 1000) => {
+      const reader = uploadReaderFor(req, max)?.();
+      if (!reader) return null;
+      return [...reader.push(body.subarray(0, 3)), ...reader.push(body.subarray(3)), ...reader.end()].map((f) => [f.fileName, f.size, f.bytes?.toString('latin1') ?? null]);
+    };
+    const body = Buffer.from('<?php echo 1;');
+    expect(read(request('PUT', '/dav/site/x%2Ephp?v=1', []), body)).toEqual([['x.php', body.length, body.toString('latin1')]]);
+    expect(read(request('put', '/uploads/', [['Content-Type', 'text/plain']]), body)).toEqual([['upload', body.length, body.toString('latin1')]]);
+    expect(read(request('POST', '/api/avatar/me.jpg', [['Content-Type', 'image/jpeg']]), body)).toEqual([['me.jpg', body.length, body.toString('latin1')]]);
+    expect(read(request('POST', '/upload?name=a.php', [['Content-Type', 'application/octet-stream']]), body)).toEqual([['upload', body.length, body.toString('latin1')]]);
+    expect(read(request('PATCH', '/f/a%2f..%2fb.php', [['Content-Type', 'application/x-httpd-php']]), body)).toEqual([['b.php', body.length, body.toString('latin1')]]);
+    // Over the cap: counted, not kept.
+    expect(read(request('PUT', '/big.bin', []), body, 5)).toEqual([['big.bin', body.length, null]]);
+    // An application's data, a compressed body, a multipart body without a boundary: not read as files.
+    expect(read(request('POST', '/api', [['Content-Type', 'application/json']]), body)).toBeNull();
+    expect(read(request('POST', '/login', [['Content-Type', 'application/x-www-form-urlencoded']]), body)).toBeNull();
+    expect(read(request('POST', '/x.php', []), body)).toBeNull();
+    expect(read(request('PUT', '/x.php', [['Content-Encoding', 'gzip']]), body)).toBeNull();
+    expect(read(request('PUT', '/x.php', [['Content-Type', 'multipart/form-data']]), body)).toBeNull();
+    // A form is read part by part, as before.
+    expect(read(request('PUT', '/', [['Content-Type', `multipart/form-data; boundary=${boundary}`]]), form(file('f', 'in.php', body)))).toEqual([['in.php', body.length, body.toString('latin1')]]);
+  });
 });
 
 describe('the scan of uploads with the web-shell engine', () => {
@@ -73,16 +98,17 @@ describe('the scan of uploads with the web-shell engine', () => {
   afterAll(() => scanner.close());
 
   it('flags a web shell in a whole body, passes an ordinary one', async () => {
-    const flagged = await scanWholeBody(scanner, boundary, form(text('t', 'v'), file('f', 'notes.txt', Buffer.from('plain notes')), file('s', 'up.php', shell)));
+    const multipart = () => new UploadFiles(boundary, defaultUploadScanLimits.maxFileBytes);
+    const flagged = await scanWholeBody(scanner, multipart, form(text('t', 'v'), file('f', 'notes.txt', Buffer.from('plain notes')), file('s', 'up.php', shell)));
     expect(flagged?.file.fileName).toBe('up.php');
     expect(['high', 'medium']).toContain(flagged?.result.risk);
-    expect(await scanWholeBody(scanner, boundary, form(file('f', 'notes.txt', Buffer.from('<?php echo "hello"; ?>'))))).toBeNull();
+    expect(await scanWholeBody(scanner, multipart, form(file('f', 'notes.txt', Buffer.from('<?php echo "hello"; ?>'))))).toBeNull();
   }, 20_000);
 
   it('streams every chunk of a clean upload, and never the last one of a flagged upload', async () => {
     const clean = form(file('v', 'clip.mp4', randomBytes(200_000)), text('title', 'a title'));
     const forwarded: Buffer[] = [];
-    const scan = { scanner, boundary, refuse: () => page };
+    const scan = { scanner, reader: () => new UploadFiles(boundary, defaultUploadScanLimits.maxFileBytes), refuse: () => page };
     for await (const chunk of scannedUpload(chunksOf(clean, 8192), scan)) forwarded.push(chunk);
     expect(Buffer.concat(forwarded).equals(clean)).toBe(true);
 
