@@ -25,8 +25,8 @@
  * not hang). Whitelisted requests (a list let them in) are not scanned, as they are not inspected.
  *
  * A raw upload (a PUT, or a body sent as a file: application/octet-stream, a script or image
- * type; WebDAV, S3-style and many upload APIs) is one file, named by the URL's last segment
- * (RawUpload): a PUT of `/uploads/x.php` is scanned as `x.php`.
+ * type; WebDAV, S3-style and many upload APIs) is one file, named by its Content-Disposition or
+ * the URL's last segment (RawUpload): a PUT of `/uploads/x.php` is scanned as `x.php`.
  *
  * Not here: the administrator's custom YARA library and hash list (they live in the agent's
  * scanner; uploads get the built-in rules and the analysis), compressed (Content-Encoding) bodies,
@@ -266,9 +266,19 @@ export class RawUpload implements UploadReader {
  */
 const rawFileType = /^\s*(?:application\/(?:octet-stream|x-(?:httpd-)?php[\w.-]*|x-sh|x-jsp|x-asp|java-archive|zip)|text\/(?:x-php|x-shellscript)|image\/)/i;
 
-/** The file name of a raw upload: the URL path's last segment, percent-decoded ("upload" when empty). */
-function rawUploadName(target: string): string {
-  const path = target.split('?')[0] ?? '';
+/**
+ * The file name of a raw upload: the request's own Content-Disposition filename when it gives one
+ * (WordPress's REST media upload does), else the URL path's last segment, percent-decoded
+ * ("upload" when empty).
+ */
+function rawUploadName(request: WafRequest): string {
+  const disposition = headerValue(request, 'content-disposition');
+  if (disposition !== null) {
+    const given = extendedParam(disposition, 'filename') ?? dispositionParam(disposition, 'filename');
+    const name = given === null ? '' : Buffer.from(given, 'latin1').toString('utf8').split(/[\\/]/).pop();
+    if (name) return name;
+  }
+  const path = request.target.split('?')[0] ?? '';
   const last = path.slice(path.lastIndexOf('/') + 1);
   let name = last;
   try {
@@ -291,7 +301,7 @@ export function uploadReaderFor(request: WafRequest, maxFileBytes: number): (() 
   const type = headerValue(request, 'content-type') ?? '';
   if (/^\s*multipart\//i.test(type)) return null;
   if (request.method.toUpperCase() !== 'PUT' && !rawFileType.test(type)) return null;
-  const name = rawUploadName(request.target);
+  const name = rawUploadName(request);
   return () => new RawUpload(name, maxFileBytes);
 }
 

@@ -80,6 +80,9 @@ describe('UploadFiles', () => {
     expect(read(request('POST', '/api/avatar/me.jpg', [['Content-Type', 'image/jpeg']]), body)).toEqual([['me.jpg', body.length, body.toString('latin1')]]);
     expect(read(request('POST', '/upload?name=a.php', [['Content-Type', 'application/octet-stream']]), body)).toEqual([['upload', body.length, body.toString('latin1')]]);
     expect(read(request('PATCH', '/f/a%2f..%2fb.php', [['Content-Type', 'application/x-httpd-php']]), body)).toEqual([['b.php', body.length, body.toString('latin1')]]);
+    // WordPress's REST media upload names the file in Content-Disposition.
+    expect(read(request('POST', '/wp-json/wp/v2/media', [['Content-Type', 'image/jpeg'], ['Content-Disposition', 'attachment; filename="cat.php.jpg"']]), body)).toEqual([['cat.php.jpg', body.length, body.toString('latin1')]]);
+    expect(read(request('PUT', '/media', [['Content-Disposition', "attachment; filename*=UTF-8''..%2Fs%C3%A9.php"]]), body)).toEqual([['sé.php', body.length, body.toString('latin1')]]);
     // Over the cap: counted, not kept.
     expect(read(request('PUT', '/big.bin', []), body, 5)).toEqual([['big.bin', body.length, null]]);
     // An application's data, a compressed body, a multipart body without a boundary: not read as files.
