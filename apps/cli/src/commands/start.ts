@@ -85,6 +85,9 @@ export async function run(_args: string[]): Promise<number> {
 
   try {
     let licenceUrl = process.env.RAMPART_LICENCE_URL;
+    // The authority and the agent need nothing of each other: they start side by side, and only
+    // the console waits for the authority's address.
+    let licenceReady: Promise<unknown> = Promise.resolve();
     if (!licenceUrl) {
       const trial = keepOwnership(paths.licenceDb, () => {
         const db = openLicenceDb(paths.licenceDb);
@@ -100,7 +103,11 @@ export async function run(_args: string[]): Promise<number> {
         env: { ...baseEnv, RAMPART_LICENCE_DB: paths.licenceDb, RAMPART_LICENCE_PORT: process.env.RAMPART_LICENCE_PORT ?? '6690' },
       }, process.execPath);
       children.push(authority);
-      licenceUrl = (await authority.start())[1]!;
+      licenceReady = authority.start().then((match) => {
+        licenceUrl = match[1]!;
+      });
+      // Awaited below; a failure meanwhile must not count as an unhandled rejection.
+      licenceReady.catch(() => {});
       if (trial.created || !consoleRegistered(paths.consoleDb)) {
         process.stdout.write(`\nTrial licence key: ${trial.code}  (30 days; enter it on the registration page)\n\n`);
       }
@@ -122,7 +129,7 @@ export async function run(_args: string[]): Promise<number> {
       },
     }, process.execPath);
     children.push(agentChild);
-    await agentChild.start();
+    await Promise.all([agentChild.start(), licenceReady]);
 
     // The website gateway (issue 6). As root it always runs (with no site it listens nowhere), so a
     // site the console adds is served after the console writes the file and asks for a reload over
