@@ -27,14 +27,20 @@ if [ "$(id -u)" = 0 ]; then
   [ -f /usr/include/gelf.h ] || need+=(libelf-dev)
   [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
   command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+  # Chinese text in the audit's PDF report (the product draws it; without it a Chinese PDF is refused).
+  [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || need+=(fonts-wqy-microhei)
   if [ "$mode" = test ]; then
     command -v chromium >/dev/null 2>&1 || need+=(chromium)
+    # pdftotext reads the audit's PDF report back in its tests.
+    command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
     # Chinese glyphs for the browser tests and screenshots.
     [ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)
     # A standard syslog receiver for the syslog-forwarding tests.
     command -v rsyslogd >/dev/null 2>&1 || need+=(rsyslog)
     # Real peers of the firewall tests: port scans, SSH password guessing, a journal to follow.
     command -v nmap >/dev/null 2>&1 || need+=(nmap)
+    # The audit's patch tests index a local apt repository they build (apt-ftparchive).
+    command -v apt-ftparchive >/dev/null 2>&1 || need+=(apt-utils)
     [ -x /usr/sbin/sshd ] || need+=(openssh-server)
     command -v sshpass >/dev/null 2>&1 || need+=(sshpass)
     [ -x /lib/systemd/systemd-journal-remote ] || need+=(systemd-journal-remote)

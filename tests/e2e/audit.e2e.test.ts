@@ -7,6 +7,7 @@
  * The product audits a small Debian-like root this test writes into a temp dir (RAMPART_AUDIT_ROOT,
  * read by the agent's main entry only; commands are not run for it), never the host's /etc. The
  * item applied is the password age in login.defs: an in-place edit, journaled, no reload.
+ * The finished run's HTML report is downloaded through "Export report" and opened offline.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,7 +60,28 @@ afterAll(async () => {
 
 const item = 'pam.pass_max_days';
 
-async function flow(lang: 'zh' | 'en', texts: { start: string; again: string; warning: string; rootLogin: RegExp; applied: string; reverted: string }) {
+/**
+ * "Export report" → HTML: the file the browser saves carries the page's score and title in the
+ * reader's language, and opened on its own it asks the network for nothing (self-contained).
+ */
+async function exportedReport(title: string) {
+  const score = (await page.textContent(`${id('audit-score')} .ant-statistic-content-value`))?.trim();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(id('audit-report-html'))]);
+  expect(download.suggestedFilename()).toMatch(/^rampart-audit-\d+-\d{4}-\d{2}-\d{2}\.html$/);
+  const path = join(shots, download.suggestedFilename());
+  await download.saveAs(path);
+  const report = await page.context().newPage();
+  const requests: string[] = [];
+  report.on('request', (r) => requests.push(r.url()));
+  await report.goto(`file://${path}`);
+  expect(await report.textContent('h1')).toBe(title);
+  expect(await report.getAttribute('.score', 'data-score')).toBe(score);
+  expect(await report.locator('#failed .finding').count()).toBeGreaterThan(0);
+  expect(requests).toEqual([`file://${path}`]);
+  await report.close();
+}
+
+async function flow(lang: 'zh' | 'en', texts: { start: string; again: string; warning: string; rootLogin: RegExp; applied: string; reverted: string; reportTitle: string }) {
   await page.goto(`${product.base}/#/audit/system`);
   await page.waitForSelector(id('audit-system-page'));
   const start = page.locator(id('audit-start'));
@@ -76,6 +98,7 @@ async function flow(lang: 'zh' | 'en', texts: { start: string; again: string; wa
   expect(await finding.textContent()).toContain('/etc/ssh/sshd_config:2');
   expect(await page.textContent(id('audit-level-ssh.permit_root_login'))).toBe(texts.warning);
   await page.screenshot({ path: join(shots, `audit-system-${lang}.png`), fullPage: true });
+  await exportedReport(texts.reportTitle);
 
   await page.goto(`${product.base}/#/audit/system_reinforce`);
   await page.waitForSelector(id(`audit-reinforce-row-${item}`));
@@ -96,13 +119,13 @@ async function flow(lang: 'zh' | 'en', texts: { start: string; again: string; wa
 
 describe('the security audit in a real browser (a fixture root, never the host)', () => {
   it('works in Chinese', async () => {
-    await flow('zh', { start: '开始体检', again: '重新体检', warning: '警告', rootLogin: /root/, applied: '已加固', reverted: '已回滚' });
+    await flow('zh', { start: '开始体检', again: '重新体检', warning: '警告', rootLogin: /root/, applied: '已加固', reverted: '已回滚', reportTitle: 'Rampart 安全体检报告' });
     expect(errors).toEqual([]);
   });
 
   it('works in English', async () => {
     await switchLanguage(page, 'English', /[A-Za-z]/);
-    await flow('en', { start: 'Start audit', again: 'Audit again', warning: 'Warning', rootLogin: /root/i, applied: 'Applied', reverted: 'Reverted' });
+    await flow('en', { start: 'Start audit', again: 'Audit again', warning: 'Warning', rootLogin: /root/i, applied: 'Applied', reverted: 'Reverted', reportTitle: 'Rampart security audit report' });
     expect(errors).toEqual([]);
   });
 });

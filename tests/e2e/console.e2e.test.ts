@@ -74,19 +74,18 @@ describe('Rampart in a real browser', () => {
     expect(await page.getAttribute('link[rel="icon"]', 'href')).toMatch(/^data:image\/svg\+xml,/);
   });
 
-  it('tells the truth about protection: nothing on reads as not protected; a module not in this build cannot be switched on (both languages)', async () => {
+  it('tells the truth about protection: nothing on reads as not protected; cloud protection, now built, has a working switch and says what its empty page holds (both languages)', async () => {
     // A fresh product has every module off.
     await page.goto(`${product.base}/#/dashboard`);
     await expect.poll(() => page.textContent(id('dash-status-headline'))).toBe('未防护');
     expect(await page.textContent(id('dash-status-no-module'))).toBe('所有模块均未开启，服务器没有受到保护');
     await page.goto(`${product.base}/#/cloud`);
-    await page.waitForSelector(id('module-switch-why'));
-    expect(await page.textContent(id('module-switch-why'))).toBe('此版本暂未包含云防护，无法开启。');
-    expect(await page.isDisabled(id('module-switch'))).toBe(true);
-    expect(await page.textContent(id('not-in-build-meanwhile'))).toBe('在此期间：可在防火墙的黑名单中导入恶意 IP 列表文件，或在网站防护的名单中按地区拒绝访问。');
+    await page.waitForSelector(id('cloud-page'));
+    expect(await page.isDisabled(id('module-switch'))).toBe(false);
+    expect(await page.$(id('module-switch-why'))).toBeNull();
+    expect(await page.textContent(id('cloud-feeds-empty-text'))).toBe('尚未安装情报源：云防护不会拦截任何地址。');
     await inEnglish(page, async () => {
-      await expect.poll(() => page.textContent(id('module-switch-why'))).toBe('Cloud protection is not in this build yet, so it cannot be turned on.');
-      expect(await page.textContent(id('not-in-build-meanwhile'))).toBe("Meanwhile: import a file of malicious addresses into the firewall's blacklist, or deny areas in website protection's lists.");
+      await expect.poll(() => page.textContent(id('cloud-feeds-empty-text'))).toBe('No feed is installed: no address is blocked by cloud protection.');
       await page.goto(`${product.base}/#/dashboard`);
       await expect.poll(() => page.textContent(id('dash-status-headline'))).toBe('Not protected');
       expect(await page.textContent(id('dash-status-no-module'))).toBe('Every module is off: nothing protects this server');

@@ -12,7 +12,7 @@ import { prepareSocketPath, removeOwnSocket, restrictSocket } from './socket-fil
 import { LogService } from './logs/log-service.ts';
 import { firewallHandlers } from './firewall/firewall-handlers.ts';
 import type { FirewallService } from './firewall/firewall-service.ts';
-import { openFirewall, type FirewallOptions } from './firewall/open-firewall.ts';
+import { hostNft, openFirewall, type FirewallOptions } from './firewall/open-firewall.ts';
 import { ProtectionService } from './protection/protection-service.ts';
 import { systemBasicHandlers } from './protection/protection-handlers.ts';
 import { NtpService, type ClockSetter, type NtpServiceOptions } from './time/ntp-service.ts';
@@ -31,8 +31,14 @@ import { openRemote } from './remote/open-remote.ts';
 import { remoteHandlers } from './remote/remote-handlers.ts';
 import { AuditService, type AuditTarget } from './audit/audit-service.ts';
 import { auditHandlers } from './audit/audit-handlers.ts';
+import { PatchService } from './audit/patch-service.ts';
+import { patchHandlers } from './audit/patch-handlers.ts';
+import { inventoryHandlers } from './audit/inventory-handlers.ts';
+import type { AptConfig } from '@rampart/audit';
 import { TrojanService, type TrojanOptions } from './trojan/trojan-service.ts';
 import { trojanHandlers } from './trojan/trojan-handlers.ts';
+import { CloudService, type CloudOptions } from './cloud/cloud-service.ts';
+import { cloudHandlers } from './cloud/cloud-handlers.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -74,8 +80,15 @@ export interface AgentOptions {
    * main entry passes `/` and the real executor, or RAMPART_AUDIT_ROOT's fixture root (browser tests).
    */
   audit?: AuditTarget;
+  /**
+   * The audit's patch tab: where apt works (apt's defaults in production, a sandbox in tests) and its
+   * auto-update timer. Absent: this agent has no patch management (tests).
+   */
+  patch?: { apt: AptConfig; timers?: boolean };
   /** Trojan protection: its clock and minute timer (tests drive the schedule), the watch, site discovery. */
   trojan?: TrojanOptions;
+  /** Cloud protection (threat-intel feeds): its nft runner (default: the firewall's), clock and update timer. */
+  cloud?: CloudOptions;
 }
 
 export interface RunningAgent {
@@ -90,7 +103,9 @@ export interface RunningAgent {
   process: ProcessService;
   remote: RemoteService;
   audit: AuditService;
+  patch: PatchService;
   trojan: TrojanService;
+  cloud: CloudService;
   close(): Promise<void>;
 }
 
@@ -106,6 +121,8 @@ function buildHandlers(
   remote: RemoteService,
   audit: AuditService,
   trojan: TrojanService,
+  cloud: CloudService,
+  patch: PatchService,
   options: AgentOptions,
   log: (line: string) => void,
   basic: ReturnType<typeof systemBasicHandlers>,
@@ -121,7 +138,10 @@ function buildHandlers(
     ...processHandlers(processes),
     ...remoteHandlers(remote),
     ...auditHandlers(audit),
+    ...inventoryHandlers(options.audit ?? null),
+    ...patchHandlers(patch),
     ...trojanHandlers(trojan),
+    ...cloudHandlers(cloud),
     'host.info': () => collectHostInfo(guard.kernelCauses()),
     'host.rates': () => sampler.current(),
     'module.list': async () => store.list(),
@@ -133,6 +153,7 @@ function buildHandlers(
       if (modules.includes('process')) await processes.setEnabled(flags.process === 1);
       if (modules.includes('remote')) await remote.setEnabled(flags.remote === 1);
       if (modules.includes('trojan')) await trojan.setEnabled(flags.trojan === 1);
+      if (modules.includes('cloud')) await cloud.setEnabled(flags.cloud === 1);
       try {
         options.onModuleSwitch?.(flags);
       } catch (error) {
@@ -184,9 +205,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   firewall.useCommonAreas(processes);
   const ntp = await NtpService.open({ stateDir: path.resolve(options.stateDir), log, setClock: options.executors.setClock ?? null, ...options.ntp });
   const remote = await openRemote(firewall, (await store.list()).remote === 1, sinks, log, options.remote);
-  const audit = new AuditService({ stateDir: path.resolve(options.stateDir), target: options.audit ?? null, moduleFlags: async () => store.list(), log });
+  // The audit's runs and apt's jobs share one "execution in progress" (each refuses while the other works).
+  const patch: PatchService = new PatchService({ stateDir: path.resolve(options.stateDir), apt: options.patch?.apt ?? null, log, now: options.logs?.now, timers: options.patch?.timers, otherBusy: () => audit.busy });
+  const audit = new AuditService({ stateDir: path.resolve(options.stateDir), target: options.audit ?? null, moduleFlags: async () => store.list(), log, otherBusy: () => patch.busy });
   const trojan = await TrojanService.open(path.resolve(options.stateDir), (await store.list()).trojan === 1, sinks.event, log, { now: options.logs?.now, ...options.trojan });
-  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, audit, trojan, options, log, systemBasicHandlers(protection, ntp));
+  // Feeds never block the super whitelist: the firewall's list is read at each apply.
+  const cloudNft = options.cloud?.nft !== undefined ? options.cloud.nft : options.firewall?.nft !== undefined ? options.firewall.nft : hostNft();
+  const cloud = await CloudService.open(path.resolve(options.stateDir), (await store.list()).cloud === 1, sinks.event, log, () => firewall.lists.planned('super', Date.now()).map((entry) => entry.address), { now: options.logs?.now, ...options.cloud, nft: cloudNft });
+  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, audit, trojan, cloud, patch, options, log, systemBasicHandlers(protection, ntp));
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -211,7 +237,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await guard.close();
     await remote.close();
     audit.close();
+    patch.close();
     await trojan.close();
+    await cloud.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -230,7 +258,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await guard.close();
     await remote.close();
     audit.close();
+    patch.close();
     await trojan.close();
+    await cloud.close();
     await firewall.close();
     await logs.close();
     throw error;
@@ -253,11 +283,13 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await guard.close();
       await remote.close();
       audit.close();
+      patch.close();
       await trojan.close();
+      await cloud.close();
       await firewall.close();
       await logs.close();
     })();
     return closed;
   };
-  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, process: processes, remote, audit, trojan, close };
+  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, process: processes, remote, audit, patch, trojan, cloud, close };
 }

@@ -1,5 +1,5 @@
 import process from 'node:process';
-import { recordedExecutor, systemExecutor } from '@rampart/audit';
+import { hostApt, recordedExecutor, systemExecutor } from '@rampart/audit';
 import { startAgent, type RunningAgent } from './agent.ts';
 import { agentConfigFromEnv } from './config/agent-config.ts';
 import { effectiveUid } from './host/kernel-status.ts';
@@ -54,6 +54,9 @@ async function main(): Promise<void> {
     // The security audit reads this host (`/`). RAMPART_AUDIT_ROOT (browser tests only) points it at
     // a fixture root the test wrote, so the product's own audit and reinforcement never touch the host.
     audit: auditTarget(process.env.RAMPART_AUDIT_ROOT),
+    // Patches: this host's apt with its own defaults; none under a fixture audit root (browser tests
+    // must not run apt-get update or install on the host).
+    ...(process.env.RAMPART_AUDIT_ROOT ? {} : { patch: { apt: hostApt } }),
     log,
   });
   log(`agent listening on ${agent.socketPath}`);

@@ -134,26 +134,17 @@ describe('module switches', () => {
     (await h.app.inject({ method: 'POST', url: '/magapi/module_switch', payload, headers: { ...auth(token), 'accept-language': lang } })).json();
   const storedRows = () => h.console.ctx.db.prepare('SELECT key, status FROM modules').all() as { key: string; status: number }[];
 
-  it('refuses to switch on a module whose engine is not in this build, in both languages, and changes nothing', async () => {
-    // Cloud protection has no engine in this build (the one module left out).
-    expect(modulesInBuild).not.toContain('cloud');
-    const zh = await switchModule({ module: 'cloud', status: 1 }, 'zh-CN');
-    expect(zh).toMatchObject({ code: 2, msg: '此版本暂未包含云防护，无法开启', lang: 'zh-CN' });
-    const en = await switchModule({ module: 'cloud', status: 1 }, 'en-US');
-    expect(en).toMatchObject({ code: 2, msg: 'Cloud protection is not in this build yet, so it cannot be turned on', lang: 'en-US' });
-    expect(storedRows().filter((r) => r.key === 'cloud')).toEqual([]);
-    expect((await h.agentClient.call('module.list', {})).cloud).toBe(0);
-    const info = (await h.app.inject({ url: '/magapi/info', headers: auth(token) })).json().data;
-    expect(info.module_list.cloud).toBe(0);
-  });
-
-  it('still switches such a module off, and shows one stored as on (an older build) as off', async () => {
-    h.console.ctx.db.prepare("INSERT INTO modules (key, status) VALUES ('cloud', 1)").run();
-    expect((await h.app.inject({ url: '/magapi/info', headers: auth(token) })).json().data.module_list.cloud).toBe(0);
+  it('switches cloud protection on and off now that its engine is in this build (the last module to get one)', async () => {
+    expect(modulesInBuild).toContain('cloud');
+    const on = await switchModule({ module: 'cloud', status: 1 }, 'zh-CN');
+    expect(on).toMatchObject({ code: 0, lang: 'zh-CN' });
+    expect(moduleSwitchResultSchema.parse(on.data)).toMatchObject({ switched: ['cloud'], not_switched: [] });
+    expect((await h.agentClient.call('module.list', {})).cloud).toBe(1);
+    expect((await h.app.inject({ url: '/magapi/info', headers: auth(token) })).json().data.module_list.cloud).toBe(1);
     const off = await switchModule({ module: 'cloud', status: 0 }, 'en-US');
     expect(off).toMatchObject({ code: 0, msg: 'Turned off' });
-    expect(moduleSwitchResultSchema.parse(off.data)).toMatchObject({ switched: ['cloud'], not_switched: [] });
     expect(storedRows().find((r) => r.key === 'cloud')?.status).toBe(0);
+    expect((await h.agentClient.call('module.list', {})).cloud).toBe(0);
   });
 
   it('"open all basic modules" opens those of this build and says which it could not open and why, in both languages', async () => {

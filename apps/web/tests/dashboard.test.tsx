@@ -91,7 +91,7 @@ describe('dashboard system status', () => {
     await openDashboard({ 'GET /home/index': ok(allOff) });
     expect(text('dash-status-headline')).toBe('Not protected');
     expect(text('dash-status-no-module')).toBe('Every module is off: nothing protects this server');
-    expect(text('dash-status-off')).toBe('Off: Firewall, Trojan protection, Remote protection, User protection, Tamper protection, Process protection, Website protection');
+    expect(text('dash-status-off')).toBe('Off: Firewall, Trojan protection, Remote protection, User protection, Tamper protection, Process protection, Website protection, Cloud protection');
     expect(text('dash-protection')).not.toContain('Protected');
   });
 
@@ -100,7 +100,7 @@ describe('dashboard system status', () => {
     await openDashboard({ 'GET /home/index': ok(allOff) });
     expect(text('dash-status-headline')).toBe('未防护');
     expect(text('dash-status-no-module')).toBe('所有模块均未开启，服务器没有受到保护');
-    expect(text('dash-status-off')).toBe('未开启：防火墙、木马防护、远程防护、用户防护、防篡改、进程防护、网站防护');
+    expect(text('dash-status-off')).toBe('未开启：防火墙、木马防护、远程防护、用户防护、防篡改、进程防护、网站防护、云防护');
     expect(text('dash-protection')).not.toContain('防护中');
   });
 
@@ -117,7 +117,7 @@ describe('dashboard system status', () => {
     expect(text('dash-status-headline')).toBe('Partly protected');
     expect(text('dash-status-failing')).toBe('On but not enforcing: Firewall (no root or no nftables, no rules in the kernel)');
     expect(text('dash-status-partly')).toBe('Partly enforced: Tamper protection (fanotify fallback, some operations are not denied)');
-    expect(text('dash-status-off')).toBe('Off: Trojan protection, User protection, Process protection, Website protection');
+    expect(text('dash-status-off')).toBe('Off: Trojan protection, User protection, Process protection, Website protection, Cloud protection');
   });
 
   it('one failing, one partly: partly protected and says which and why (zh-CN)', async () => {

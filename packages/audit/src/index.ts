@@ -12,3 +12,7 @@ export { revertItems } from './reinforce/revert.ts';
 export { loadJournal, journalPath } from './reinforce/journal.ts';
 export { adminPaths } from './reinforce/lockout.ts';
 export type { PlannedItem, PlanStep, Journal, JournalEntry } from './reinforce/plan-schema.ts';
+export * from './patch/index.ts';
+export { collectUsers, type UserInventoryOptions } from './inventory/users.ts';
+export { collectProcesses, type ProcessInventoryOptions } from './inventory/processes.ts';
+export * from './report/index.ts';

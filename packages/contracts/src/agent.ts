@@ -15,7 +15,10 @@ import { accountAgentParams, accountAgentResults } from './account-api.ts';
 import { remoteAgentParams, remoteAgentResults } from './remote-api.ts';
 import { processAgentParams, processAgentResults } from './process-api.ts';
 import { trojanAgentParams, trojanAgentResults } from './trojan-api.ts';
+import { cloudAgentParams, cloudAgentResults } from './cloud-api.ts';
 import { auditAgentParams, auditAgentResults } from './audit-api.ts';
+import { auditInventoryAgentParams, auditInventoryAgentResults } from './audit-inventory.ts';
+import { auditPatchAgentParams, auditPatchAgentResults } from './audit-patch.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -64,8 +67,11 @@ export const agentParamSchemas = {
   ...accountAgentParams,
   ...processAgentParams,
   ...trojanAgentParams,
+  ...cloudAgentParams,
   ...remoteAgentParams,
   ...auditAgentParams,
+  ...auditInventoryAgentParams,
+  ...auditPatchAgentParams,
 } as const;
 
 export type AgentMethod = keyof typeof agentParamSchemas;
@@ -123,8 +129,11 @@ export const agentResultSchemas = {
   ...accountAgentResults,
   ...processAgentResults,
   ...trojanAgentResults,
+  ...cloudAgentResults,
   ...remoteAgentResults,
   ...auditAgentResults,
+  ...auditInventoryAgentResults,
+  ...auditPatchAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 

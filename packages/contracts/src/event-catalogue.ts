@@ -3,6 +3,7 @@ import type { EventCategory, EventParams } from './events.ts';
 import { legacyActionModule, panelActionResults, panelChangesSuffix, renderPanelAction } from './panel-actions.ts';
 import { websiteAttackNames, websiteInterceptReasonNames, websiteRuleName } from './website-event-names.ts';
 import { trojanHandledNames, trojanHandlingNames, trojanReasonName, trojanRiskNames, trojanScanKindNames } from './trojan-event-names.ts';
+import { cloudMessages } from './messages/cloud.ts';
 
 type Texts = Record<Language, string>;
 
@@ -50,7 +51,8 @@ export const eventLevelNames: Record<string, Texts> = {
  * `{name|tamperaction}` a rule change (add, edit, enable, disable, delete); `{name|action}`,
  * `{name|changes}` and `{name|result}` an administrative action, the fields it changed and how it
  * ended (panel-actions.ts); `{name|trojanrisk}`, `{name|trojanhandled}`, `{name|trojanhandling}`,
- * `{name|trojanscan}` and `{name|trojanreason}` trojan protection's words (trojan-event-names.ts).
+ * `{name|trojanscan}` and `{name|trojanreason}` trojan protection's words (trojan-event-names.ts);
+ * `{name|cloudreason}` a cloud protection message key (messages/cloud.ts), `{detail}` filled in.
  */
 export const eventKinds = {
   'panel.action': {
@@ -274,6 +276,29 @@ export const eventKinds = {
     category: 'operation', foldable: false,
     content: { 'zh-CN': '{account} 删除了隔离文件（原路径 {path}）', 'en-US': '{account} deleted an isolated file (from {path})' },
   },
+  // Cloud protection (apps/agent/src/cloud): threat-intel feeds installed, updated, failing to update,
+  // and the administrator's changes. A failure's `{error}` is a cloud_* message key, `{detail}` what fills it.
+  'cloud.feed_updated': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '威胁情报源 {name} 已更新到版本 {version}（IPv4 {v4} 段，IPv6 {v6} 段）', 'en-US': 'Threat-intel feed {name} updated to version {version} ({v4} IPv4 and {v6} IPv6 ranges)' },
+  },
+  'cloud.update_failed': {
+    category: 'system', foldable: false,
+    content: { 'zh-CN': '威胁情报源 {name} 更新失败：{error|cloudreason}', 'en-US': 'Threat-intel feed {name} failed to update: {error|cloudreason}' },
+    solution: { 'zh-CN': '检查更新地址是否可达、签名公钥是否仍受信任；原有名单继续生效', 'en-US': 'Check that the address is reachable and the signing key still trusted; the installed list keeps blocking' },
+  },
+  'cloud.feeds_changed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} {action|tamperaction}了威胁情报源：{what}', 'en-US': '{account}: threat-intel feeds {action|tamperaction}: {what}' },
+  },
+  'cloud.keys_changed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} {action|tamperaction}了情报签名公钥：{what}', 'en-US': '{account}: feed signing keys {action|tamperaction}: {what}' },
+  },
+  'cloud.settings_changed': {
+    category: 'operation', foldable: false,
+    content: { 'zh-CN': '{account} 修改了云防护的自有地址（{count} 条）', 'en-US': '{account} changed cloud protection\'s own addresses ({count})' },
+  },
   // User protection (apps/agent/src/account): the guard's denials on the account files (rules `account:<file>`,
   // kind chosen in packages/guard/src/denials.ts), the timed unlock and the root SSH login switch.
   'account.file_denied': {
@@ -414,7 +439,7 @@ const onOff: Record<string, Texts> = {
 
 /** Fills a catalogue template; a missing parameter shows as an empty string, never as `{name}`. */
 export function fillTemplate(template: string, params: EventParams, lang: Language): string {
-  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason|attack|webrule|webreason|tamperop|tamperaction|action|changes|result|trojanrisk|trojanhandled|trojanhandling|trojanscan|trojanreason))?\}/g, (_, name: string, format?: string) => {
+  return template.replace(/\{([a-z_][a-z0-9_]*)(?:\|(module|onoff|reason|attack|webrule|webreason|tamperop|tamperaction|action|changes|result|trojanrisk|trojanhandled|trojanhandling|trojanscan|trojanreason|cloudreason))?\}/g, (_, name: string, format?: string) => {
     const raw = params[name];
     if (raw === undefined) return '';
     const text = String(raw);
@@ -437,6 +462,10 @@ export function fillTemplate(template: string, params: EventParams, lang: Langua
     if (format === 'trojanhandling') return trojanHandlingNames[text]?.[lang] ?? text;
     if (format === 'trojanscan') return trojanScanKindNames[text]?.[lang] ?? text;
     if (format === 'trojanreason') return trojanReasonName(text, String(params['rule'] ?? ''), lang);
+    if (format === 'cloudreason') {
+      const words = (cloudMessages[lang === 'zh-CN' ? 'zh' : 'en'] as Record<string, string | undefined>)[text];
+      return words ? words.replace('{detail}', String(params['detail'] ?? '')) : text;
+    }
     return text;
   });
 }

@@ -10,6 +10,7 @@ import { tamperMessages } from './messages/tamper.ts';
 import { accountMessages } from './messages/account.ts';
 import { processMessages } from './messages/process.ts';
 import { trojanMessages } from './messages/trojan.ts';
+import { cloudMessages } from './messages/cloud.ts';
 import { remoteMessages } from './messages/remote.ts';
 import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
@@ -17,6 +18,9 @@ import { websiteMessages } from './messages/website.ts';
 import { websiteApiMessages } from './messages/website-api.ts';
 import { auditMessages } from './audit.ts';
 import { auditApiMessages } from './messages/audit.ts';
+import { auditReportMessages } from './messages/audit-report.ts';
+import { auditInventoryMessages } from './messages/audit-inventory.ts';
+import { auditPatchMessages } from './messages/audit-patch.ts';
 
 /**
  * Every message the server sends to a user, in both languages. Keys are stable codes; the console
@@ -170,6 +174,7 @@ const zh = {
   ...accountMessages.zh,
   ...processMessages.zh,
   ...trojanMessages.zh,
+  ...cloudMessages.zh,
   ...remoteMessages.zh,
   ...configBackupMessages.zh,
   ...shortcutsMessages.zh,
@@ -177,6 +182,9 @@ const zh = {
   ...websiteApiMessages.zh,
   ...auditMessages.zh,
   ...auditApiMessages.zh,
+  ...auditReportMessages.zh,
+  ...auditInventoryMessages.zh,
+  ...auditPatchMessages.zh,
 };
 
 export type MessageKey = keyof typeof zh;
@@ -328,6 +336,7 @@ const en: Record<MessageKey, string> = {
   ...accountMessages.en,
   ...processMessages.en,
   ...trojanMessages.en,
+  ...cloudMessages.en,
   ...remoteMessages.en,
   ...configBackupMessages.en,
   ...shortcutsMessages.en,
@@ -335,6 +344,9 @@ const en: Record<MessageKey, string> = {
   ...websiteApiMessages.en,
   ...auditMessages.en,
   ...auditApiMessages.en,
+  ...auditReportMessages.en,
+  ...auditInventoryMessages.en,
+  ...auditPatchMessages.en,
 };
 
 export const messages: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zh, 'en-US': en };

@@ -22,7 +22,7 @@ export function defaultModuleFlags(): ModuleFlags {
  * its header, switch (disabled, saying why) and tabs, and says plainly that it is not in this build
  * yet; it cannot be switched on (switching it off stays allowed).
  */
-export const modulesInBuild: readonly ModuleKey[] = ['firewall', 'website', 'tamper', 'remote', 'account', 'process', 'trojan'];
+export const modulesInBuild: readonly ModuleKey[] = ['firewall', 'website', 'tamper', 'remote', 'account', 'process', 'trojan', 'cloud'];
 
 export function isModuleInBuild(key: ModuleKey): boolean {
   return modulesInBuild.includes(key);

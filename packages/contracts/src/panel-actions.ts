@@ -47,6 +47,10 @@ export const panelActionNames = {
   'audit.start': { 'zh-CN': '开始了安全体检', 'en-US': 'started a security audit' },
   'audit.reinforce_apply': { 'zh-CN': '执行了系统加固', 'en-US': 'applied reinforcement items' },
   'audit.reinforce_revert': { 'zh-CN': '撤销了系统加固', 'en-US': 'reverted reinforcement items' },
+  'audit.patch_check': { 'zh-CN': '检查了系统补丁', 'en-US': 'checked for patches' },
+  'audit.patch_download': { 'zh-CN': '下载了系统补丁', 'en-US': 'downloaded patches' },
+  'audit.patch_install': { 'zh-CN': '安装了系统补丁', 'en-US': 'installed patches' },
+  'audit.patch_settings': { 'zh-CN': '修改了补丁自动更新设置', 'en-US': 'changed the patch auto update settings' },
   'website.site_add': { 'zh-CN': '添加了防护站点 {target}', 'en-US': 'added protected site {target}' },
   'website.site_edit': { 'zh-CN': '修改了防护站点 {target}', 'en-US': 'edited protected site {target}' },
   'website.site_delete': { 'zh-CN': '删除了防护站点', 'en-US': 'deleted protected sites' },
@@ -68,6 +72,15 @@ export const panelActionNames = {
   'trojan.result_handle': { 'zh-CN': '处理了木马扫描结果', 'en-US': 'handled trojan scan results' },
   'trojan.isolate_restore': { 'zh-CN': '还原了隔离文件', 'en-US': 'restored isolated files' },
   'trojan.isolate_delete': { 'zh-CN': '删除了隔离文件', 'en-US': 'deleted isolated files' },
+  'cloud.key_add': { 'zh-CN': '信任了情报签名公钥 {target}', 'en-US': 'trusted the feed signing key {target}' },
+  'cloud.key_delete': { 'zh-CN': '删除了情报签名公钥', 'en-US': 'removed feed signing keys' },
+  'cloud.feed_import': { 'zh-CN': '导入了威胁情报包', 'en-US': 'imported a threat-intel bundle' },
+  'cloud.feed_add_url': { 'zh-CN': '按地址添加了威胁情报源 {target}', 'en-US': 'added a threat-intel feed from {target}' },
+  'cloud.feed_update': { 'zh-CN': '立即更新了威胁情报源', 'en-US': 'updated a threat-intel feed now' },
+  'cloud.feed_edit': { 'zh-CN': '修改了威胁情报源的更新间隔', 'en-US': 'changed a threat-intel feed\'s update interval' },
+  'cloud.feed_enable': { 'zh-CN': '启用或停用了威胁情报源', 'en-US': 'switched threat-intel feeds' },
+  'cloud.feed_delete': { 'zh-CN': '删除了威胁情报源', 'en-US': 'deleted threat-intel feeds' },
+  'cloud.settings': { 'zh-CN': '修改了云防护的自有地址', 'en-US': 'changed cloud protection\'s own addresses' },
   'audit.trojan_scan': { 'zh-CN': '开始了木马审计扫描', 'en-US': 'started a trojan audit scan' },
   'audit.trojan_cancel': { 'zh-CN': '停止了木马审计扫描', 'en-US': 'stopped a trojan audit scan' },
   'audit.trojan_handle': { 'zh-CN': '处理了木马审计结果', 'en-US': 'handled trojan audit results' },
@@ -126,6 +139,7 @@ const actionTable: Record<string, Texts | undefined> = panelActionNames;
 
 /** Field names as the log shows them; a nested field is named by its last part (`rule.ports` → ports). */
 export const panelFieldNames: Record<string, Texts> = {
+  own_ranges: { 'zh-CN': '云防护自有地址', 'en-US': 'cloud protection own addresses' },
   direction: { 'zh-CN': '方向', 'en-US': 'direction' },
   protocol: { 'zh-CN': '协议', 'en-US': 'protocol' },
   ports: { 'zh-CN': '端口', 'en-US': 'ports' },
@@ -177,6 +191,8 @@ export const panelFieldNames: Record<string, Texts> = {
   site: { 'zh-CN': '站点', 'en-US': 'site' },
   overwrite: { 'zh-CN': '覆盖已有文件', 'en-US': 'overwrite existing file' },
   paths: { 'zh-CN': '扫描路径', 'en-US': 'scan paths' },
+  names: { 'zh-CN': '软件包', 'en-US': 'packages' },
+  auto_update: { 'zh-CN': '自动更新', 'en-US': 'auto update' },
   // Parts of nested settings' paths: a field reads as its parts joined (`port_scan.seconds`: port scan · window (s)).
   access_id: { 'zh-CN': '访问密钥 ID', 'en-US': 'access key ID' },
   access_logs: { 'zh-CN': '访问日志', 'en-US': 'access logs' },

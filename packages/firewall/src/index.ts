@@ -11,3 +11,5 @@ export { tableFingerprint } from './fingerprint.ts';
 export { rangesOf } from './ranges.ts';
 export { planRemoteChain, planRemoteJump, remoteActive, remoteAreaSets, type PlannedRemote } from './plan-remote.ts';
 export { hourRange, insideWindows, localOffsetAt, nextOffsetChange, utcWindowPieces, type UtcWindowPiece } from './remote-time.ts';
+export { alwaysSubtracted, feedRanges, subtractRanges } from './feed-ranges.ts';
+export { feedChainPriority, feedCounterName, feedHitsOf, feedSetName, feedTableName, planFeeds, planFeedsRemoval, type PlannedFeed } from './plan-feeds.ts';

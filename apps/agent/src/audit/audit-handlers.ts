@@ -1,7 +1,9 @@
 import type { AgentHandlers } from '../protocol/dispatch.ts';
 import type { AuditService } from './audit-service.ts';
+import type { InventoryMethods } from './inventory-handlers.ts';
 
-type AuditMethods = Extract<keyof AgentHandlers, `audit.${string}`>;
+/** The user and process tabs answer in inventory-handlers.ts, the patch tab in patch-handlers.ts. */
+type AuditMethods = Exclude<Extract<keyof AgentHandlers, `audit.${string}`>, InventoryMethods | `audit.patch.${string}`>;
 
 /**
  * Every `audit.*` call. Starting a run and applying reinforcement answer at once and go on in the

@@ -55,6 +55,8 @@ export interface AuditServiceOptions {
   moduleFlags: () => Promise<ModuleFlags>;
   log: (line: string) => void;
   now?: () => number;
+  /** Another job that shares the audit's "execution in progress" (the patch tab's apt runs). */
+  otherBusy?: () => boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -119,6 +121,11 @@ export class AuditService {
     if (Number(stopped.changes) > 0) options.log(`audit: ${stopped.changes} run(s) in progress when the agent stopped marked interrupted`);
   }
 
+  /** A run or an apply or revert is in progress. */
+  get busy(): boolean {
+    return this.#busy !== null;
+  }
+
   get available(): boolean {
     return this.#options.target !== null;
   }
@@ -150,7 +157,7 @@ export class AuditService {
 
   #refusal(): string | null {
     if (!this.#options.target) return 'audit_not_available';
-    if (this.#busy) return 'audit_execution_in_progress';
+    if (this.#busy || this.#options.otherBusy?.()) return 'audit_execution_in_progress';
     return null;
   }
 

@@ -20,7 +20,8 @@ export interface FirewallOptions {
   paused?: boolean;
 }
 
-function hostNft(): NftExecutor | null {
+/** The host's nft when running as root and nft is installed; else null (nothing is enforced). */
+export function hostNft(): NftExecutor | null {
   if (effectiveUid() !== 0) return null;
   const probe = spawnSync('nft', ['--version'], { stdio: 'ignore' });
   return probe.status === 0 ? createNftExecutor() : null;

@@ -14,7 +14,11 @@ import { accountEn } from './parts/account.ts';
 import { processEn } from './parts/process.ts';
 import { trojanEn } from './parts/trojan.ts';
 import { auditEn } from './parts/audit.ts';
+import { auditInventoryEn } from './parts/audit-inventory.ts';
+import { auditPatchEn } from './parts/audit-patch.ts';
+import { auditReportEn } from './parts/audit-report.ts';
 import { remoteEn } from './parts/remote.ts';
+import { cloudEn } from './parts/cloud.ts';
 import { emptyEn } from './parts/empty.ts';
 
 /** English texts. zh-CN.ts holds the same keys; a test fails when they drift apart. */
@@ -168,7 +172,7 @@ const enUS = {
     account: 'Turn user protection off? New or changed system accounts are no longer guarded.',
     tamper: 'Turn tamper protection off? Files in the protected directories may be changed freely.',
     process: 'Turn process protection off? Unknown programs may start without a check.',
-    cloud: 'Turn cloud protection off? The cloud library no longer helps to judge files and addresses.',
+    cloud: 'Turn cloud protection off? The addresses of the threat-intel feeds are no longer blocked.',
   },
   module_page: {
     not_in_build_title: 'Not in this build yet',
@@ -177,11 +181,7 @@ const enUS = {
     switch_label: 'Module switch',
     switch_not_in_build_why: '{{name}} is not in this build yet, so it cannot be turned on.',
     meanwhile: {
-      cloud_index: "Meanwhile: import a file of malicious addresses into the firewall's blacklist, or deny areas in website protection's lists.",
       dynamic_index: "Meanwhile: the home page shows each module's state, and the event log lists every block by module, level and IP.",
-      audit_patch: "Meanwhile: the system audit checks for pending security updates; on the server, run apt-get update and apt-get upgrade, or enable unattended-upgrades.",
-      audit_account: "Meanwhile: the system audit checks for accounts with UID 0, empty passwords and duplicate ids, and user protection can lock the account files.",
-      audit_process: "Meanwhile: the system audit lists services listening on ports, and process protection can stop programs from starting or using the network.",
     },
   },
   kernel_cause: {
@@ -719,7 +719,11 @@ const enUS = {
   proc: processEn,
   trj: trojanEn,
   audit: auditEn,
+  audit_inv: auditInventoryEn,
+  audit_patch: auditPatchEn,
+  audit_report: auditReportEn,
   remote: remoteEn,
+  cloud: cloudEn,
   empty: emptyEn,
 } as const;
 

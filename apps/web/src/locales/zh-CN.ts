@@ -15,7 +15,11 @@ import { accountZh } from './parts/account.ts';
 import { processZh } from './parts/process.ts';
 import { trojanZh } from './parts/trojan.ts';
 import { auditZh } from './parts/audit.ts';
+import { auditInventoryZh } from './parts/audit-inventory.ts';
+import { auditPatchZh } from './parts/audit-patch.ts';
+import { auditReportZh } from './parts/audit-report.ts';
 import { remoteZh } from './parts/remote.ts';
+import { cloudZh } from './parts/cloud.ts';
 import { emptyZh } from './parts/empty.ts';
 
 /** 简体中文。键与 en-US.ts 完全一致。 */
@@ -167,7 +171,7 @@ const zhCN: LocaleTexts = {
     account: '确定关闭用户防护吗？新增或被修改的系统账号将不再受保护。',
     tamper: '确定关闭防篡改吗？防护目录中的文件将可以被随意修改。',
     process: '确定关闭进程防护吗？未知程序将不经检查即可启动。',
-    cloud: '确定关闭云防护吗？将不再借助云端库判断文件和地址。',
+    cloud: '确定关闭云防护吗？威胁情报源中的地址将不再被拦截。',
   },
   module_page: {
     not_in_build_title: '此版本暂未包含',
@@ -176,11 +180,7 @@ const zhCN: LocaleTexts = {
     switch_label: '模块开关',
     switch_not_in_build_why: '此版本暂未包含{{name}}，无法开启。',
     meanwhile: {
-      cloud_index: "在此期间：可在防火墙的黑名单中导入恶意 IP 列表文件，或在网站防护的名单中按地区拒绝访问。",
       dynamic_index: "在此期间：首页显示各模块的防护状态，事件日志按模块、级别和 IP 列出每次拦截。",
-      audit_patch: "在此期间：系统审计会检查待安装的安全更新；也可在服务器上运行 apt-get update 和 apt-get upgrade，或启用 unattended-upgrades。",
-      audit_account: "在此期间：系统审计检查 UID 为 0 的账户、空密码和重复 ID，用户防护可锁定系统账户文件。",
-      audit_process: "在此期间：系统审计列出监听端口的服务，进程防护可禁止程序启动或联网。",
     },
   },
   kernel_cause: {
@@ -717,7 +717,11 @@ const zhCN: LocaleTexts = {
   proc: processZh,
   trj: trojanZh,
   audit: auditZh,
+  audit_inv: auditInventoryZh,
+  audit_patch: auditPatchZh,
+  audit_report: auditReportZh,
   remote: remoteZh,
+  cloud: cloudZh,
   empty: emptyZh,
 };
 

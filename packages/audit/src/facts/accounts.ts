@@ -7,6 +7,8 @@ export interface PasswdEntry {
   password: string;
   uid: number;
   gid: number;
+  /** The GECOS field (full name, description). */
+  gecos: string;
   home: string;
   shell: string;
   line: number;
@@ -14,6 +16,9 @@ export interface PasswdEntry {
 export interface ShadowEntry {
   name: string;
   hash: string;
+  /** Days since 1970-01-01 of the last password change, and of the account's expiry; null when empty. */
+  lastChange: number | null;
+  expire: number | null;
   line: number;
 }
 export interface GroupEntry {
@@ -56,6 +61,7 @@ export function parsePasswd(text: string | undefined): PasswdEntry[] {
     password: fields[1] ?? '',
     uid: Number(fields[2]),
     gid: Number(fields[3]),
+    gecos: fields[4] ?? '',
     home: fields[5] ?? '',
     shell: (fields[6] ?? '').trim(),
     line,
@@ -63,7 +69,8 @@ export function parsePasswd(text: string | undefined): PasswdEntry[] {
 }
 
 export function parseShadow(text: string | undefined): ShadowEntry[] {
-  return lines(text).map(({ fields, line }) => ({ name: fields[0] ?? '', hash: fields[1] ?? '', line }));
+  const day = (field: string | undefined) => (field && /^\d+$/.test(field) ? Number(field) : null);
+  return lines(text).map(({ fields, line }) => ({ name: fields[0] ?? '', hash: fields[1] ?? '', lastChange: day(fields[2]), expire: day(fields[7]), line }));
 }
 
 export function parseGroup(text: string | undefined): GroupEntry[] {

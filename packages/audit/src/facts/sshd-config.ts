@@ -23,6 +23,8 @@ export interface SshdConfig {
   dumped: Map<string, string> | null;
   /** The files read, in the order sshd reads them. */
   files: string[];
+  /** Keywords sshd accumulates over lines (AllowUsers, DenyGroups, ...): every global value, from sshd -T when it answered, else from the files. */
+  lists: Map<string, string[]>;
   /** What reading saw (texts and directory listings), so the planner can replay it with a drop-in added. */
   snapshot: ConfigSnapshot;
 }
@@ -98,8 +100,9 @@ function expandInclude(fs: ConfigReader, pattern: string): string[] {
 }
 
 /** The first global value of every keyword in the files, following Include, skipping Match blocks. */
-export function readWrittenSshdConfig(fs: ConfigReader, file = sshdConfigPath): { written: Map<string, SshdSetting>; files: string[] } {
+export function readWrittenSshdConfig(fs: ConfigReader, file = sshdConfigPath): { written: Map<string, SshdSetting>; files: string[]; all: Map<string, string[]> } {
   const written = new Map<string, SshdSetting>();
+  const all = new Map<string, string[]>();
   const files: string[] = [];
   const visit = (current: string, depth: number, insideMatch: boolean): void => {
     const text = fs.read(current);
@@ -118,12 +121,25 @@ export function readWrittenSshdConfig(fs: ConfigReader, file = sshdConfigPath): 
         for (const pattern of parsed.args) for (const included of expandInclude(fs, pattern)) visit(included, depth + 1, inMatch);
         return;
       }
+      if (!inMatch) all.set(parsed.keyword, [...(all.get(parsed.keyword) ?? []), ...parsed.args]);
       if (inMatch || written.has(parsed.keyword)) return;
       written.set(parsed.keyword, { value: parsed.args.join(' '), file: current, line: index + 1 });
     });
   };
   visit(file, 0, false);
-  return { written, files };
+  return { written, files, all };
+}
+
+/** Every value of the accumulating keywords in `sshd -T`'s dump (it prints one line per name). */
+export const sshdListKeywords = ['allowusers', 'denyusers', 'allowgroups', 'denygroups'] as const;
+export function parseSshdDumpLists(stdout: string): Map<string, string[]> {
+  const lists = new Map<string, string[]>();
+  for (const line of stdout.split('\n')) {
+    const [key, ...values] = line.trim().split(/\s+/);
+    const k = (key ?? '').toLowerCase();
+    if ((sshdListKeywords as readonly string[]).includes(k)) lists.set(k, [...(lists.get(k) ?? []), ...values]);
+  }
+  return lists;
 }
 
 /** `sshd -T` prints one `keyword value` line per setting, keywords in lower case. */
@@ -142,13 +158,17 @@ export function parseSshdDump(stdout: string): Map<string, string> {
 export async function collectSshdConfig(fs: RootFs, exec: Executor): Promise<SshdConfig> {
   const present = fs.exists(sshdConfigPath) || fs.exists('/usr/sbin/sshd');
   const reader = recordingReader(fs);
-  const { written, files } = readWrittenSshdConfig(reader);
+  const { written, files, all } = readWrittenSshdConfig(reader);
   let dumped: Map<string, string> | null = null;
+  let lists: Map<string, string[]> = new Map(sshdListKeywords.flatMap((k) => (all.has(k) ? [[k, all.get(k) as string[]] as const] : [])));
   if (present) {
     const result = await exec('sshd', ['-T']);
-    if (result.code === 0 && result.stdout.trim() !== '') dumped = parseSshdDump(result.stdout);
+    if (result.code === 0 && result.stdout.trim() !== '') {
+      dumped = parseSshdDump(result.stdout);
+      lists = parseSshdDumpLists(result.stdout);
+    }
   }
-  return { present, written, dumped, files, snapshot: reader.snapshot };
+  return { present, written, dumped, files, lists, snapshot: reader.snapshot };
 }
 
 /**

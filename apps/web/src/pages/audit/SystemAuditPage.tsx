@@ -8,6 +8,7 @@ import { useCan } from '../../session/useUserInfo.ts';
 import { formatDateTime } from '../../utils/format.ts';
 import { auditKey, auditPollMs, fetchAuditHistory, fetchAuditResults, fetchAuditStatus, startAudit, type ResultsQuery } from './api.ts';
 import { Evidence, LevelTag, useLocalized } from './parts.tsx';
+import { ReportExport } from './ReportExport.tsx';
 
 /**
  * The spec's audit states from the agent's status: no run yet → start; a run in progress →
@@ -152,6 +153,7 @@ export function SystemAuditPage() {
           </Button>
         )}
         <Typography.Text data-testid="audit-state" data-state={state}>{t(`audit.state.${state}`)}</Typography.Text>
+        <ReportExport run={status.data?.running ? null : viewing ? shownRun : latest} />
       </Flex>
       {status.data?.running && <RunProgress status={status.data} />}
       {latest && !status.data?.running && (viewing ? (

@@ -106,9 +106,13 @@ const zh: HelpBook = {
     recover: ['规则误伤了正常程序：停用或删除该规则，立即生效。'],
   },
   cloud: {
-    intro: '云防护（共享威胁情报黑名单）在本版本中尚未提供，开关不可开启。',
-    items: [],
-    recover: [],
+    intro: '云防护把您选定的威胁情报名单（带签名的情报包）写入内核拦截。Rampart 不自带名单：用 scripts/feed-bundle.ts 从您选定的名单生成情报包。',
+    items: [
+      ['受信任的公钥', '只有这些公钥签名的情报包才能导入；被篡改、已过期、版本不更新或公钥未受信任的情报包一律拒绝，原有名单不变。'],
+      ['情报源', '导入情报包文件，或填写地址让代理定时下载；显示条目数、命中次数、最后更新和状态。更新失败会记录事件，原有名单继续生效。'],
+      ['永不拦截', '私有、回环、链路本地、共享和组播地址、超级白名单、自有地址以及您管理面板所用的地址总是被排除。'],
+    ],
+    recover: ['情报源误拦了正常地址：将其加入自有地址，或停用该情报源，立即生效。'],
   },
   audit: {
     intro: '安全审计检查系统配置（SSH、密码策略、账号、文件权限、内核参数、服务、日志等）并打分；系统加固可一键修复部分项目，并能逐项撤销。',
@@ -242,9 +246,13 @@ const en: HelpBook = {
     recover: ['A rule hurts a legitimate program: disable or delete it; that takes effect at once.'],
   },
   cloud: {
-    intro: 'Cloud protection (shared threat-intelligence blocklists) is not in this build yet, so its switch cannot be turned on.',
-    items: [],
-    recover: [],
+    intro: 'Cloud protection blocks the threat-intel lists you choose (signed bundles) in the kernel. Rampart ships no list: build a bundle from lists you choose with scripts/feed-bundle.ts.',
+    items: [
+      ['Trusted keys', 'Only bundles signed by these keys import; a tampered, expired, not newer or unknown-key bundle is refused and the installed list stays as it was.'],
+      ['Feeds', 'Import a bundle file, or give a URL the agent fetches on a schedule; each shows its entries, hits, last update and state. A failed update is logged as an event and the installed list keeps blocking.'],
+      ['Never blocked', 'Private, loopback, link-local, shared and multicast space, the super whitelist, your own addresses and the addresses you manage the panel from are always taken out.'],
+    ],
+    recover: ['A feed blocks a legitimate address: add it to your own addresses, or switch the feed off; that takes effect at once.'],
   },
   audit: {
     intro: 'The security audit checks the system\'s configuration (SSH, password policy, accounts, file permissions, kernel settings, services, logging…) and scores it; reinforcement fixes some failed items and can undo each one.',
