@@ -1,6 +1,4 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '@rampart/agent';
 import { cloudStatusSchema } from '@rampart/contracts';
 import { bundleText, feedKeys, otherKeys } from '../../agent/tests/cloud-support.ts';
 import { magapi, startHarness, type Harness } from './support/harness.ts';
@@ -12,27 +10,20 @@ import { magapi, startHarness, type Harness } from './support/harness.ts';
  */
 
 let h: Harness;
-let agent: RunningAgent;
 let token: string;
 
 beforeAll(async () => {
-  h = await startHarness({ agent: false });
-  agent = await startAgent({
-    socketPath: join(h.dir, 'agent.sock'),
-    stateDir: join(h.dir, 'agent'),
-    executors: { restartSoftware: async () => undefined, rebootServer: async () => undefined },
-    log: () => {},
-    logs: { now: () => h.clock.now, background: false },
-    firewall: { nft: null, background: false, sensors: { journal: false } },
-    guard: { spawn: false, background: false },
-    cloud: { nft: null, timers: false },
+  h = await startHarness({
+    agent: () => ({
+      guard: { spawn: false, background: false },
+      cloud: { nft: null, timers: false },
+    }),
   });
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
 });
 afterAll(async () => {
   await h.close();
-  await agent.close();
 });
 
 type Lang = 'zh-CN' | 'en-US';

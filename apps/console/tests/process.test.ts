@@ -1,6 +1,4 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '@rampart/agent';
 import { processRuleSchema, processStatusSchema } from '@rampart/contracts';
 import { magapi, startHarness, type Harness } from './support/harness.ts';
 
@@ -11,26 +9,19 @@ import { magapi, startHarness, type Harness } from './support/harness.ts';
  */
 
 let h: Harness;
-let agent: RunningAgent;
 let token: string;
 
 beforeAll(async () => {
-  h = await startHarness({ agent: false });
-  agent = await startAgent({
-    socketPath: join(h.dir, 'agent.sock'),
-    stateDir: join(h.dir, 'agent'),
-    executors: { restartSoftware: async () => undefined, rebootServer: async () => undefined },
-    log: () => {},
-    logs: { now: () => h.clock.now, background: false },
-    firewall: { nft: null, background: false, sensors: { journal: false } },
-    guard: { spawn: false, background: false },
+  h = await startHarness({
+    agent: () => ({
+      guard: { spawn: false, background: false },
+    }),
   });
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
 });
 afterAll(async () => {
   await h.close();
-  await agent.close();
 });
 
 type Lang = 'zh-CN' | 'en-US';

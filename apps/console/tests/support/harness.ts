@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RoleId } from '@rampart/contracts';
 import { AgentClient } from '@rampart/agent-client';
-import { startAgent, type RunningAgent } from '@rampart/agent';
+import { startAgent, type AgentOptions, type RunningAgent } from '@rampart/agent';
 import { buildAuthority, issueLicence, openLicenceDb, type LicenceDb } from '@rampart/licence';
 import type { FastifyInstance } from 'fastify';
 import { buildConsole, type Console } from '../../src/app.ts';
@@ -33,7 +33,17 @@ export interface Harness {
  * A console on a real SQLite file, a real agent on a real Unix socket, and a real licence
  * authority over real HTTP on loopback — all in a temp dir. `clock.now` drives the console's time.
  */
-export async function startHarness(options: { agent?: boolean; deviceId?: string; /** The built web app, for browser tests on the test clock. */ webDir?: string } = {}): Promise<Harness> {
+export async function startHarness(options: {
+  /**
+   * false: no agent (a test starts its own later, or tests the console without one). A function:
+   * the harness's agent with these options laid over its own (top-level keys replace), given the
+   * harness's temp dir for fixture paths.
+   */
+  agent?: boolean | ((dir: string) => Partial<AgentOptions>);
+  deviceId?: string;
+  /** The built web app, for browser tests on the test clock. */
+  webDir?: string;
+} = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'rampart-console-'));
   const executed: string[] = [];
   const socketPath = join(dir, 'agent.sock');
@@ -51,6 +61,7 @@ export async function startHarness(options: { agent?: boolean; deviceId?: string
     logs: { now: () => clock.now, background: false },
     // Desired state only: tests never change the host's kernel ruleset.
     firewall: { nft: null, now: () => clock.now, background: false, sensors: { journal: false } },
+    ...(typeof options.agent === 'function' ? options.agent(dir) : {}),
   });
   const agentClient = new AgentClient(socketPath, { timeoutMs: 3000 });
   const licenceDb = openLicenceDb(join(dir, 'licence.db'));
