@@ -63,7 +63,8 @@ export async function startHarness(options: {
     firewall: { nft: null, now: () => clock.now, background: false, sensors: { journal: false } },
     ...(typeof options.agent === 'function' ? options.agent(dir) : {}),
   });
-  const agentClient = new AgentClient(socketPath, { timeoutMs: 3000 });
+  // Longer than the product's: test files run two at a time on 2 cores, and a slow answer there is load, not a fault.
+  const agentClient = new AgentClient(socketPath, { timeoutMs: 10_000 });
   const licenceDb = openLicenceDb(join(dir, 'licence.db'));
   const authority = buildAuthority({ db: licenceDb, rateLimit: { max: 10_000, windowMs: 60_000 } });
   await authority.listen({ host: '127.0.0.1', port: 0 });
