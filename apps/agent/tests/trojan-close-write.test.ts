@@ -80,9 +80,10 @@ describe('trojan close-write watch', () => {
     }
     latencies.sort((a, b) => a - b);
     console.log(`close → onFile latency, upper bound (ms), sorted: ${latencies.join(' ')}`);
-    // An upper bound (it includes the writer's own open, write and close); a busy box can stretch one.
+    // An upper bound (it includes the writer's own open, write and close); a busy box can stretch
+    // one, so the worst is held to the watch's promise (scanned within a second), the median to 100 ms.
     expect(latencies[Math.floor(latencies.length / 2)]!).toBeLessThan(100);
-    expect(latencies.at(-1)!).toBeLessThan(250);
+    expect(latencies.at(-1)!).toBeLessThan(1000);
     // Names with spaces and newlines come through whole (NUL-separated records).
     const odd = path.join(dir, 'sub', 'we ird\nname|x.php');
     await writeFrom(odd);

@@ -6,5 +6,7 @@ export { builtinRuleSet, loadRuleSet, compileCustomRules, parseHashList, parseRu
 export { classify, extensionOf, isImageMagic } from './classify.ts';
 export { readBounded } from './read.ts';
 export { walkTree } from './walk.ts';
+export { pathFromBytes, bytesOfPath, canonicalPath } from './path-bytes.ts';
+export { openDirEntries, type DirEntry } from './dir-entries.ts';
 export { whitelistMatcher } from './whitelist.ts';
 export { defaultParserMaxBytes } from './analyse/index.ts';

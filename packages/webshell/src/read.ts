@@ -1,11 +1,13 @@
 /**
  * Stage 1, read: the file's bytes, bounded by the caller's size threshold. Never throws: a file that
  * is too big, not a regular file or unreadable comes back as the reason it was not scanned, so one
- * odd file never stops a tree scan. Memory per file is bounded by the threshold.
+ * odd file never stops a tree scan. Memory per file is bounded by the threshold. The path is an
+ * encoded string (path-bytes.ts): opened by its bytes, so a name that is not UTF-8 is read too.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { WebshellUnscannedReason } from '@rampart/contracts';
+import { bytesOfPath } from './path-bytes.ts';
 
 export interface ReadOk { ok: true; bytes: Buffer; size: number; mtimeMs: number }
 export interface ReadSkipped { ok: false; reason: WebshellUnscannedReason; size: number; mtimeMs: number; detail: string }
@@ -17,7 +19,7 @@ export async function readBounded(path: string, sizeLimitKb: number): Promise<Re
   try {
     // O_NOFOLLOW is not used: the walker already refuses symlinks; a caller scanning one named file
     // means that file, wherever its link points.
-    handle = await open(path, 'r');
+    handle = await open(bytesOfPath(path), 'r');
   } catch (error) {
     return { ok: false, reason: 'unscanned_unreadable', size: 0, mtimeMs: 0, detail: String((error as Error).message) };
   }
@@ -52,7 +54,7 @@ export function readBoundedSync(path: string, sizeLimitKb: number): ReadResult {
   const limit = sizeLimitKb * 1024;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(bytesOfPath(path), 'r');
   } catch (error) {
     return { ok: false, reason: 'unscanned_unreadable', size: 0, mtimeMs: 0, detail: String((error as Error).message) };
   }

@@ -1,6 +1,8 @@
+import { isUtf8 } from 'node:buffer';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lstat, opendir, readFile, stat } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { bytesOfPath, openDirEntries, pathFromBytes } from '@rampart/webshell';
 
 /*
  * The real-time half of trojan protection: reports every file closed after writing (IN_CLOSE_WRITE)
@@ -30,7 +32,10 @@ import path from 'node:path';
  *   others); directories missing at a (re)start are skipped and left out of status().watched. The
  *   service calls update() again when its directories change; an update with the same existing set
  *   and a healthy child is a no-op.
- * - File names that are not valid UTF-8 cannot be passed as a string path: they are logged, not reported.
+ * - Paths are read as bytes and reported as @rampart/webshell's encoded strings (pathFromBytes): a
+ *   name that is not valid UTF-8 (a GBK name) is reported like any other, as `\xNN` escapes, and
+ *   every fs call turns it back into its bytes. The watched directories themselves go to inotifywait
+ *   as arguments, which are strings: a protected directory whose own name is not UTF-8 is not watched.
  */
 
 export interface CloseWriteWatch {
@@ -102,7 +107,8 @@ export function startCloseWriteWatch(options: CloseWriteWatchOptions): CloseWrit
   }
 
   function spawnChild(dirs: readonly string[]): Child {
-    const args = ['-m', '-r', '-e', 'close_write', '-e', 'moved_to', '-e', 'create', '--format', '%e|%w%f%0', '--no-newline', ...dirs];
+    // Arguments are the real names (an encoded `\\` is one backslash); existingDirs kept only UTF-8 ones.
+    const args = ['-m', '-r', '-e', 'close_write', '-e', 'moved_to', '-e', 'create', '--format', '%e|%w%f%0', '--no-newline', ...dirs.map((dir) => bytesOfPath(dir).toString('utf8'))];
     const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const child: Child = { proc, dirs, established: false, retired: false, exited: false, stderrTail: [], spawnError: null, waiters: [], exitWaiters: [] };
     const settle = (ok: boolean) => {
@@ -160,12 +166,7 @@ export function startCloseWriteWatch(options: CloseWriteWatchOptions): CloseWrit
     const bar = record.indexOf(0x7c); // '|'
     if (bar === -1) return;
     const events = record.subarray(0, bar).toString('latin1').split(',');
-    const pathBytes = record.subarray(bar + 1);
-    const file = pathBytes.toString('utf8');
-    if (!Buffer.from(file, 'utf8').equals(pathBytes)) {
-      log(`trojan watch: a file name that is not valid UTF-8 was not reported: ${file}`);
-      return;
-    }
+    const file = pathFromBytes(record.subarray(bar + 1));
     if (events.includes('ISDIR')) {
       if (events.includes('CREATE') || events.includes('MOVED_TO')) void walk([file], null);
       return;
@@ -181,18 +182,18 @@ export function startCloseWriteWatch(options: CloseWriteWatchOptions): CloseWrit
       const dir = stack.pop()!;
       let handle;
       try {
-        handle = await opendir(dir);
+        handle = await openDirEntries(dir);
       } catch {
         continue;
       }
       try {
         for await (const entry of handle) {
           if (++seen > walkLimit) break;
-          const full = path.join(dir, entry.name);
-          if (entry.isDirectory()) stack.push(full);
-          else if (entry.isFile()) {
+          const full = entry.path;
+          if (entry.isDirectory) stack.push(full);
+          else if (entry.isFile) {
             if (sinceMs !== null) {
-              const info = await lstat(full).catch(() => null);
+              const info = await lstat(bytesOfPath(full)).catch(() => null);
               if (!info || Math.max(info.mtimeMs, info.ctimeMs) < sinceMs) continue;
             }
             report(full);
@@ -254,7 +255,12 @@ export function startCloseWriteWatch(options: CloseWriteWatchOptions): CloseWrit
     const roots = wanted.filter((dir) => !wanted.some((other) => other !== dir && (other === '/' || dir.startsWith(`${other}/`))));
     const out: string[] = [];
     for (const dir of roots) {
-      const info = await stat(dir).catch(() => null);
+      const bytes = bytesOfPath(dir);
+      if (!isUtf8(bytes)) {
+        log(`trojan watch: ${dir} is not watched: inotifywait takes a folder as an argument, which cannot hold a name that is not UTF-8`);
+        continue;
+      }
+      const info = await stat(bytes).catch(() => null);
       if (info?.isDirectory()) out.push(dir);
     }
     return out;

@@ -1,4 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
+import { bytesOfPath, pathFromBytes } from '@rampart/webshell';
 
 /** The root and the kernel's virtual file systems: never a protected directory (nothing to scan, or everything). */
 const refusedRoots = ['/proc', '/sys', '/dev', '/run'];
@@ -22,6 +23,14 @@ export function isSystemDir(resolved: string): boolean {
   return broadParents.includes(resolved) || systemSubtrees.some((root) => resolved === root || resolved.startsWith(`${root}/`));
 }
 
+/**
+ * realpath(3) of a path in @rampart/webshell's encoded form (a name that is not UTF-8 written as
+ * `\xNN`), answered in that form: what the administrator copies from the console resolves.
+ */
+export async function realpathEncoded(input: string): Promise<string> {
+  return pathFromBytes(await realpath(bytesOfPath(input), { encoding: 'buffer' }));
+}
+
 export type DirCheck = { ok: true; path: string } | { ok: false; key: 'trojan_path_not_dir' | 'trojan_path_refused' | 'trojan_path_system'; detail: string };
 
 /** Resolves a directory the administrator named (symlinks followed) and checks it can be protected. */
@@ -29,8 +38,8 @@ export async function checkProtectedDir(input: string): Promise<DirCheck> {
   if (isRefusedDir(input.replace(/\/+$/, '') || '/')) return { ok: false, key: 'trojan_path_refused', detail: input };
   let resolved: string;
   try {
-    resolved = await realpath(input);
-    if (!(await stat(resolved)).isDirectory()) return { ok: false, key: 'trojan_path_not_dir', detail: input };
+    resolved = await realpathEncoded(input);
+    if (!(await stat(bytesOfPath(resolved))).isDirectory()) return { ok: false, key: 'trojan_path_not_dir', detail: input };
   } catch {
     return { ok: false, key: 'trojan_path_not_dir', detail: input };
   }

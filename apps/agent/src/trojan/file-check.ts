@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat } from 'node:fs/promises';
+import { bytesOfPath } from '@rampart/webshell';
 
 export type FileCheck = { ok: true } | { ok: false; key: 'trojan_file_gone' | 'trojan_file_changed' };
 
-/** The file's SHA-256, read as a stream (a large file never sits in memory whole). */
+/** The file's SHA-256, read as a stream (a large file never sits in memory whole). Paths here are
+ * @rampart/webshell's encoded strings: opened by their bytes, so a non-UTF-8 name works too. */
 export function sha256OfFile(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
-    createReadStream(path).on('error', reject).on('data', (chunk) => hash.update(chunk)).on('end', () => resolve(hash.digest('hex')));
+    createReadStream(bytesOfPath(path)).on('error', reject).on('data', (chunk) => hash.update(chunk)).on('end', () => resolve(hash.digest('hex')));
   });
 }
 
@@ -18,7 +20,7 @@ export function sha256OfFile(path: string): Promise<string> {
  */
 export async function checkSameFile(path: string, sha256: string): Promise<FileCheck> {
   try {
-    if (!(await lstat(path)).isFile()) return { ok: false, key: 'trojan_file_gone' };
+    if (!(await lstat(bytesOfPath(path))).isFile()) return { ok: false, key: 'trojan_file_gone' };
   } catch {
     return { ok: false, key: 'trojan_file_gone' };
   }

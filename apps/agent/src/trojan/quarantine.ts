@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { trojanSourceMaxBytes, type TrojanIsolated, type TrojanSource, type WebshellFinding, type WebshellReason, type WebshellRisk } from '@rampart/contracts';
 import { openSqlite, type Db } from '@rampart/sqlite';
+import { bytesOfPath } from '@rampart/webshell';
 
 /*
  * The root-only quarantine of trojan protection: isolated files moved out of the web tree, with
@@ -38,7 +39,13 @@ import { openSqlite, type Db } from '@rampart/sqlite';
  *   which; recreating it would have to invent its owner and mode, and a web tree that was removed on
  *   purpose should not come back holding only a suspected web shell.
  * - Ids are AUTOINCREMENT: an id is never reused, so a stale console link never points at another file.
+ * - Paths (original_path, temp, name) are @rampart/webshell's encoded strings: a name that is not
+ *   valid UTF-8 is stored as `\xNN` escapes, readable in the console, and every fs call on it goes
+ *   through onDisk (its exact bytes), so restore puts the file back under its exact original name.
  */
+
+/** The bytes an encoded path names (identity for an ordinary UTF-8 path). */
+const onDisk = bytesOfPath;
 
 export type QuarantineFailure = { ok: false; key: 'trojan_isolated_not_found' | 'trojan_restore_exists' | 'trojan_restore_failed' | 'trojan_file_gone' | 'trojan_isolate_refused'; detail: string };
 
@@ -143,7 +150,7 @@ export class Quarantine {
     const source = path.resolve(filePath);
     let info: fs.Stats;
     try {
-      info = fs.lstatSync(source);
+      info = fs.lstatSync(onDisk(source));
     } catch (err) {
       return { ok: false, key: 'trojan_file_gone', detail: `${source}: ${errText(err)}` };
     }
@@ -176,7 +183,7 @@ export class Quarantine {
   #move(id: number, source: string, dest: string): { ok: true } | QuarantineFailure {
     this.#db.prepare(`UPDATE isolated SET method = 'rename' WHERE id = ?`).run(id);
     try {
-      fs.renameSync(source, dest);
+      fs.renameSync(onDisk(source), dest);
     } catch (err) {
       if (code(err) !== 'EXDEV') return { ok: false, key: 'trojan_file_gone', detail: `${source}: ${errText(err)}` };
       return this.#copyMove(id, source, dest);
@@ -218,7 +225,7 @@ export class Quarantine {
     this.#db.prepare(`UPDATE isolated SET method = 'copy' WHERE id = ?`).run(id);
     let fd: number;
     try {
-      fd = fs.openSync(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+      fd = fs.openSync(onDisk(source), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     } catch (err) {
       return { ok: false, key: code(err) === 'ENOENT' ? 'trojan_file_gone' : 'trojan_isolate_refused', detail: code(err) === 'ENOENT' ? `${source}: ${errText(err)}` : source };
     }
@@ -232,12 +239,12 @@ export class Quarantine {
       fsyncDir(this.#files);
       this.#db.prepare('UPDATE isolated SET sha256 = ? WHERE id = ?').run(sha256, id);
       // Unlink only the file that was copied: a different one put at the name meanwhile stays.
-      const now = fs.lstatSync(source, { throwIfNoEntry: false });
+      const now = fs.lstatSync(onDisk(source), { throwIfNoEntry: false });
       if (!now || now.ino !== info.ino || now.dev !== info.dev) {
         fs.rmSync(dest, { force: true });
         return { ok: false, key: 'trojan_isolate_refused', detail: source };
       }
-      fs.unlinkSync(source);
+      fs.unlinkSync(onDisk(source));
       fsyncDir(path.dirname(source));
       this.#db.prepare(`UPDATE isolated SET state = 'stored' WHERE id = ?`).run(id);
       return { ok: true };
@@ -260,7 +267,7 @@ export class Quarantine {
    */
   #putBack(dest: string, source: string): void {
     try {
-      if (!fs.lstatSync(source, { throwIfNoEntry: false })) fs.renameSync(dest, source);
+      if (!fs.lstatSync(onDisk(source), { throwIfNoEntry: false })) fs.renameSync(dest, onDisk(source));
     } catch {
       // Left for open().
     }
@@ -314,9 +321,9 @@ export class Quarantine {
     const target = row.original_path;
     const stored = path.join(this.#files, row.stored);
     if (!fs.existsSync(stored)) return { ok: false, key: 'trojan_isolated_not_found', detail: String(id) };
-    const parent = fs.statSync(path.dirname(target), { throwIfNoEntry: false });
+    const parent = fs.statSync(onDisk(path.dirname(target)), { throwIfNoEntry: false });
     if (!parent?.isDirectory()) return { ok: false, key: 'trojan_restore_failed', detail: `the folder ${path.dirname(target)} no longer exists` };
-    const there = fs.lstatSync(target, { throwIfNoEntry: false });
+    const there = fs.lstatSync(onDisk(target), { throwIfNoEntry: false });
     if (there?.isDirectory()) return { ok: false, key: 'trojan_restore_failed', detail: `a folder is at ${target}` };
     if (there && !overwrite) return { ok: false, key: 'trojan_restore_exists', detail: target };
 
@@ -324,8 +331,8 @@ export class Quarantine {
     try {
       applyMeta(stored, row);
       try {
-        if (overwrite) fs.renameSync(stored, target);
-        else fs.linkSync(stored, target);
+        if (overwrite) fs.renameSync(stored, onDisk(target));
+        else fs.linkSync(stored, onDisk(target));
       } catch (err) {
         if (code(err) === 'EEXIST') {
           this.#undoRestore(row);
@@ -360,20 +367,20 @@ export class Quarantine {
       fs.closeSync(fd);
     }
     applyMeta(temp, row);
-    const out = fs.openSync(temp, O_RDONLY | O_NOFOLLOW);
+    const out = fs.openSync(onDisk(temp), O_RDONLY | O_NOFOLLOW);
     try {
       fs.fsyncSync(out);
     } finally {
       fs.closeSync(out);
     }
     try {
-      if (overwrite) fs.renameSync(temp, target);
+      if (overwrite) fs.renameSync(onDisk(temp), onDisk(target));
       else {
-        fs.linkSync(temp, target);
-        fs.unlinkSync(temp);
+        fs.linkSync(onDisk(temp), onDisk(target));
+        fs.unlinkSync(onDisk(temp));
       }
     } catch (err) {
-      fs.rmSync(temp, { force: true });
+      fs.rmSync(onDisk(temp), { force: true });
       throw err;
     }
   }
@@ -381,7 +388,7 @@ export class Quarantine {
   /** A restore that did not happen: the stored file back to 0600 root. */
   #undoRestore(row: Row): void {
     const stored = path.join(this.#files, row.stored);
-    if (row.temp) fs.rmSync(row.temp, { force: true });
+    if (row.temp) fs.rmSync(onDisk(row.temp), { force: true });
     try {
       const fd = fs.openSync(stored, O_RDONLY | O_NOFOLLOW);
       try {
@@ -452,11 +459,11 @@ export class Quarantine {
       const held = fs.lstatSync(stored, { throwIfNoEntry: false });
       // rename(2) done: the file is back.
       if (!held) return void drop();
-      const there = fs.lstatSync(row.original_path, { throwIfNoEntry: false });
+      const there = fs.lstatSync(onDisk(row.original_path), { throwIfNoEntry: false });
       const linked = there && there.ino === held.ino && there.dev === held.dev;
       const copied = !linked && row.temp !== '' && there?.isFile() && row.sha256 !== '' && hashPath(row.original_path) === row.sha256;
       if (linked || copied) {
-        if (row.temp) fs.rmSync(row.temp, { force: true });
+        if (row.temp) fs.rmSync(onDisk(row.temp), { force: true });
         fs.rmSync(stored, { force: true });
         return void drop();
       }
@@ -476,7 +483,7 @@ export class Quarantine {
       if (row.mode < 0) this.#setMeta(row.id, info);
       const sha256 = hashFd(fd);
       if (row.method === 'copy') {
-        const original = fs.lstatSync(row.original_path, { throwIfNoEntry: false });
+        const original = fs.lstatSync(onDisk(row.original_path), { throwIfNoEntry: false });
         if (original?.isFile()) {
           if (hashPath(row.original_path) !== sha256) {
             // The original changed after the copy: it stays where it is, the copy goes.
@@ -485,7 +492,7 @@ export class Quarantine {
             drop();
             return;
           }
-          fs.unlinkSync(row.original_path);
+          fs.unlinkSync(onDisk(row.original_path));
           fsyncDir(path.dirname(row.original_path));
         }
       }
@@ -547,10 +554,10 @@ function lockDown(fd: number): void {
 
 /** Owner, mode and mtime of a restored file (chown first: it clears setuid bits). */
 function applyMeta(file: string, row: Row): void {
-  if (isRoot()) fs.chownSync(file, row.uid, row.gid);
-  fs.chmodSync(file, row.mode & 0o7777);
+  if (isRoot()) fs.chownSync(onDisk(file), row.uid, row.gid);
+  fs.chmodSync(onDisk(file), row.mode & 0o7777);
   const mtime = row.mtime_ms / 1000;
-  fs.utimesSync(file, mtime, mtime);
+  fs.utimesSync(onDisk(file), mtime, mtime);
 }
 
 function hashFd(fd: number): string {
@@ -566,7 +573,7 @@ function hashFd(fd: number): string {
 }
 
 function hashPath(file: string): string {
-  const fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  const fd = fs.openSync(onDisk(file), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   try {
     return hashFd(fd);
   } finally {
@@ -576,7 +583,7 @@ function hashPath(file: string): string {
 
 /** Copies fd's bytes into a new file (0600, refused if the name exists), fsynced; returns their SHA-256. */
 function copyFd(fd: number, dest: string): string {
-  const out = fs.openSync(dest, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  const out = fs.openSync(onDisk(dest), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   const hash = createHash('sha256');
   try {
     if (isRoot()) fs.fchownSync(out, 0, 0);
@@ -599,7 +606,7 @@ function copyFd(fd: number, dest: string): string {
 function fsyncDir(dir: string): void {
   let fd: number;
   try {
-    fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY);
+    fd = fs.openSync(onDisk(dir), O_RDONLY | O_DIRECTORY);
   } catch {
     return;
   }

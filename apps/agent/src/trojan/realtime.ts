@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import type { TrojanSettings, WebshellFileResult } from '@rampart/contracts';
-import { ScanPool, defaultTimeBudgetMs, extensionOf, whitelistMatcher } from '@rampart/webshell';
+import { ScanPool, bytesOfPath, defaultTimeBudgetMs, extensionOf, whitelistMatcher } from '@rampart/webshell';
 import type { CloseWriteWatch } from './close-write-watch.ts';
 
 export type WatchFactory = (options: { onFile: (path: string) => void; log?: (line: string) => void }) => CloseWriteWatch;
@@ -105,7 +105,7 @@ export class RealtimeScanner {
     if (!config || !pool) return;
     if (!this.#extensions.has(extensionOf(path)) || this.#skip(path)) return;
     try {
-      const stats = await lstat(path);
+      const stats = await lstat(bytesOfPath(path)); // an encoded path: a non-UTF-8 name is checked too
       if (!stats.isFile() || stats.size > config.settings.sizeLimitKb * 1024) return;
     } catch {
       return; // gone already (isolated, renamed, deleted)

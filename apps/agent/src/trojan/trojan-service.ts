@@ -15,11 +15,11 @@ import {
   type WebshellFileResult,
 } from '@rampart/contracts';
 import type { Db } from '@rampart/sqlite';
-import { builtinRuleSet, compileCustomRules, parseHashList } from '@rampart/webshell';
+import { builtinRuleSet, bytesOfPath, compileCustomRules, parseHashList } from '@rampart/webshell';
 import type { DiscoveryCommands } from '../website/discovered-sites.ts';
 import { startCloseWriteWatch } from './close-write-watch.ts';
 import { DailySlot } from './daily-slot.ts';
-import { checkProtectedDir, isRefusedDir } from './dir-check.ts';
+import { checkProtectedDir, isRefusedDir, realpathEncoded } from './dir-check.ts';
 import { checkSameFile } from './file-check.ts';
 import { Quarantine } from './quarantine.ts';
 import { RealtimeScanner, type WatchFactory } from './realtime.ts';
@@ -135,7 +135,7 @@ export class TrojanService {
     const library = this.repo.library();
     await this.#realtime.configure({
       active: this.#enabled && settings.realtime,
-      dirs: this.repo.dirs().filter((dir) => dir.enabled && existsSync(dir.path)).map((dir) => dir.path),
+      dirs: this.repo.dirs().filter((dir) => dir.enabled && existsSync(bytesOfPath(dir.path))).map((dir) => dir.path),
       settings,
       customRuleText: library.rules,
       customHashes: customHashes(library.hashes),
@@ -181,7 +181,7 @@ export class TrojanService {
 
   #dirState(dir: StoredTrojanDir, watched: ReadonlySet<string>): TrojanDir['state'] {
     if (!dir.enabled) return 'off';
-    if (!existsSync(dir.path)) return 'missing';
+    if (!existsSync(bytesOfPath(dir.path))) return 'missing';
     return watched.has(dir.path) ? 'watching' : 'not_watched';
   }
 
@@ -284,8 +284,8 @@ export class TrojanService {
     for (const input of paths) {
       let resolved: string;
       try {
-        resolved = await realpath(input);
-        const stats = await stat(resolved);
+        resolved = await realpathEncoded(input);
+        const stats = await stat(bytesOfPath(resolved));
         if (!stats.isFile() && !stats.isDirectory()) return { refused: 'trojan_path_missing', detail: input };
       } catch {
         return { refused: 'trojan_path_missing', detail: input };
@@ -305,7 +305,7 @@ export class TrojanService {
       if ('refused' in checked) return { scan: null, refused: checked.refused, detail: checked.detail };
       roots = checked.roots;
     } else {
-      roots = this.repo.dirs().filter((dir) => dir.enabled && existsSync(dir.path)).map((dir) => dir.path);
+      roots = this.repo.dirs().filter((dir) => dir.enabled && existsSync(bytesOfPath(dir.path))).map((dir) => dir.path);
       if (roots.length === 0) return { scan: null, refused: 'trojan_no_dirs' };
     }
     // Checked again after the awaits above: two starts at once must not both run.
@@ -374,7 +374,7 @@ export class TrojanService {
   ): Promise<{ ok: true; handled: TrojanHandled; isolateId: number | null } | { ok: false; key: string; detail: string }> {
     if (action === 'delete') {
       try {
-        await unlink(filePath);
+        await unlink(bytesOfPath(filePath)); // an encoded path (@rampart/webshell): a non-UTF-8 name is its bytes
         return { ok: true, handled: 'deleted', isolateId: null };
       } catch (error) {
         return { ok: false, key: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'trojan_file_gone' : 'trojan_delete_failed', detail: message(error) };
