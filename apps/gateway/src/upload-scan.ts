@@ -24,8 +24,8 @@
  * replaced and passes unscanned (fail open, as the WAF engine does on an error: an upload must
  * not hang). Whitelisted requests (a list let them in) are not scanned, as they are not inspected.
  *
- * A raw upload (a PUT, or a body sent as a file: application/octet-stream, a script or image
- * type; WebDAV, S3-style and many upload APIs) is one file, named by its Content-Disposition or
+ * A raw upload (a PUT, or a POST/PATCH whose body is a script or image type; WebDAV, S3-style
+ * and media upload APIs) is one file, named by its Content-Disposition or
  * the URL's last segment (RawUpload): a PUT of `/uploads/x.php` is scanned as `x.php`.
  *
  * Not here: the administrator's custom YARA library and hash list (they live in the agent's
@@ -261,10 +261,13 @@ export class RawUpload implements UploadReader {
 }
 
 /**
- * Bodies read as a file when they are not a form: what a browser or client sends for a file's
- * bytes. JSON, urlencoded forms, text and XML are an application's data, judged by the WAF engine.
+ * Bodies of a POST or PATCH read as a file: a script or image type, as a client names a file it
+ * sends (WordPress's REST media upload sends image/*). Not application/octet-stream: streaming
+ * APIs use it, and a scanned body's last chunk waits for the verdict, so an origin that answers
+ * while the body streams would stall. JSON, forms, text and XML are an application's data, judged
+ * by the WAF engine.
  */
-const rawFileType = /^\s*(?:application\/(?:octet-stream|x-(?:httpd-)?php[\w.-]*|x-sh|x-jsp|x-asp|java-archive|zip)|text\/(?:x-php|x-shellscript)|image\/)/i;
+const rawFileType = /^\s*(?:application\/(?:x-(?:httpd-)?php[\w.-]*|x-sh|x-jsp|x-asp)|text\/(?:x-php|x-shellscript)|image\/)/i;
 
 /**
  * The file name of a raw upload: the request's own Content-Disposition filename when it gives one
@@ -301,6 +304,9 @@ export function uploadReaderFor(request: WafRequest, maxFileBytes: number): (() 
   const type = headerValue(request, 'content-type') ?? '';
   if (/^\s*multipart\//i.test(type)) return null;
   if (request.method.toUpperCase() !== 'PUT' && !rawFileType.test(type)) return null;
+  // A body announced over the cap would not be scanned: not read at all (no copy, no scan thread).
+  const length = Number(headerValue(request, 'content-length') ?? NaN);
+  if (length > maxFileBytes) return null;
   const name = rawUploadName(request);
   return () => new RawUpload(name, maxFileBytes);
 }

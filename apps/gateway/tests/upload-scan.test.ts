@@ -78,7 +78,10 @@ describe('UploadFiles', () => {
     expect(read(request('PUT', '/dav/site/x%2Ephp?v=1', []), body)).toEqual([['x.php', body.length, body.toString('latin1')]]);
     expect(read(request('put', '/uploads/', [['Content-Type', 'text/plain']]), body)).toEqual([['upload', body.length, body.toString('latin1')]]);
     expect(read(request('POST', '/api/avatar/me.jpg', [['Content-Type', 'image/jpeg']]), body)).toEqual([['me.jpg', body.length, body.toString('latin1')]]);
-    expect(read(request('POST', '/upload?name=a.php', [['Content-Type', 'application/octet-stream']]), body)).toEqual([['upload', body.length, body.toString('latin1')]]);
+    // octet-stream is left to streaming APIs unless it is a PUT; a body announced over the cap is not read.
+    expect(read(request('POST', '/upload?name=a.php', [['Content-Type', 'application/octet-stream']]), body)).toBeNull();
+    expect(read(request('PUT', '/upload/', [['Content-Type', 'application/octet-stream']]), body)).toEqual([['upload', body.length, body.toString('latin1')]]);
+    expect(read(request('PUT', '/big.iso', [['Content-Length', '5000']]), body, 4000)).toBeNull();
     expect(read(request('PATCH', '/f/a%2f..%2fb.php', [['Content-Type', 'application/x-httpd-php']]), body)).toEqual([['b.php', body.length, body.toString('latin1')]]);
     // WordPress's REST media upload names the file in Content-Disposition.
     expect(read(request('POST', '/wp-json/wp/v2/media', [['Content-Type', 'image/jpeg'], ['Content-Disposition', 'attachment; filename="cat.php.jpg"']]), body)).toEqual([['cat.php.jpg', body.length, body.toString('latin1')]]);
