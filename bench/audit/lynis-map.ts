@@ -25,7 +25,7 @@ const entries: Entry[] = [
   { id: 'ACCT-9628', coverage: covered('logging.auditd') },
   // Authentication
   { id: 'AUTH-9229', coverage: covered('pam.unix_hash', 'pam.encrypt_method') },
-  { id: 'AUTH-9230', coverage: notYet('SHA_CRYPT_MIN/MAX_ROUNDS in login.defs: Debian 12 hashes with yescrypt, whose cost is YESCRYPT_COST_FACTOR; a check for it is not written yet') },
+  { id: 'AUTH-9230', coverage: covered('pam.hash_rounds') },
   { id: 'AUTH-9262', coverage: covered('pam.pwquality_minlen', 'pam.pwquality_complexity') },
   { id: 'AUTH-9282', coverage: covered('pam.pass_max_days') },
   { id: 'AUTH-9284', coverage: outOfScope('locked accounts are safe as they are; the user audit (account tab) lists them for a person to judge') },
@@ -41,10 +41,10 @@ const entries: Entry[] = [
   { id: 'BOOT-5180', coverage: outOfScope('an informational note about SysV runlevels; systemd hosts have none') },
   { id: 'BOOT-5264', coverage: outOfScope('systemd-analyze security scores every unit’s sandboxing: advice for each service’s maintainer, not a host setting an operator can fix safely') },
   // Debian tools
-  { id: 'DEB-0280', coverage: notYet('libpam-tmpdir (per-user $TMPDIR) is not checked yet') },
+  { id: 'DEB-0280', coverage: covered('packages.libpam_tmpdir') },
   { id: 'DEB-0810', coverage: outOfScope('apt-listbugs is an interactive aid for apt users; patch management shows each update’s level') },
   { id: 'DEB-0811', coverage: outOfScope('apt-listchanges is an interactive aid for apt users') },
-  { id: 'DEB-0831', coverage: notYet('services running old libraries after an upgrade (needrestart): planned with patch management') },
+  { id: 'DEB-0831', coverage: covered('packages.needrestart') },
   { id: 'DEB-0880', coverage: outOfScope('fail2ban: Rampart’s own remote-login protection and firewall ban brute-force sources') },
   // File systems and permissions
   { id: 'FILE-6310', match: /\/tmp/, coverage: covered('mounts.tmp_partition') },
@@ -67,7 +67,7 @@ const entries: Entry[] = [
   { id: 'LOGG-2130', coverage: covered('logging.persistent') },
   { id: 'LOGG-2138', coverage: outOfScope('klogd: systemd-journald reads the kernel log on Debian 12; a separate klogd is obsolete') },
   { id: 'LOGG-2154', coverage: outOfScope('remote logging is configured in Rampart’s log settings (syslog forwarding)') },
-  { id: 'LOGG-2190', coverage: notYet('deleted files still held open: the process audit (process tab) is where it belongs, not built yet') },
+  { id: 'LOGG-2190', coverage: covered('logging.deleted_open_files') },
   { id: 'LYNIS', coverage: outOfScope('about Lynis’s own version') },
   { id: 'MAIL-8818', coverage: outOfScope('the SMTP banner of a mail server: mail servers are not audited') },
   { id: 'NAME-4028', coverage: outOfScope('a DNS domain name is naming, not security') },
@@ -95,7 +95,7 @@ const entries: Entry[] = [
   { id: 'SSH-7408', match: /Port/, coverage: outOfScope('moving sshd off port 22 is obscurity; remote-login protection restricts who reaches the port') },
   { id: 'SSH-7440', coverage: outOfScope('AllowUsers/AllowGroups: the user audit shows each account’s remote-login permission') },
   // Storage, tools, time
-  { id: 'STRG-1846', coverage: notYet('firewire storage modules (firewire-core, firewire-ohci) are not in the module list yet') },
+  { id: 'STRG-1846', coverage: covered('modules.firewire_core', 'modules.firewire_ohci') },
   { id: 'TIME-3104', coverage: covered('time.sync_active') },
   { id: 'TOOL-5002', coverage: outOfScope('automation tools (Ansible, Puppet) are a management choice, not a finding') },
   { id: 'USB-1000', coverage: covered('modules.usb_storage') },

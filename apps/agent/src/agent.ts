@@ -4,6 +4,7 @@ import path from 'node:path';
 import { agentMaxLineBytes, type ModuleFlags } from '@rampart/contracts';
 import { collectHostInfo } from './host/host-info.ts';
 import { RateSampler } from './host/rate-sampler.ts';
+import { PerformanceHistory, hostSampleReader } from './host/performance-history.ts';
 import { ModuleStore } from './modules/module-store.ts';
 import { DelayedActions } from './power/delayed-action.ts';
 import { serveConnection } from './protocol/connection.ts';
@@ -39,6 +40,8 @@ import { TrojanService, type TrojanOptions } from './trojan/trojan-service.ts';
 import { trojanHandlers } from './trojan/trojan-handlers.ts';
 import { CloudService, type CloudOptions } from './cloud/cloud-service.ts';
 import { cloudHandlers } from './cloud/cloud-handlers.ts';
+import { openGeoIp } from '@rampart/geoip';
+import { dashboardAreaOf, dynamicHandlers } from './dynamic/dynamic-handlers.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -126,7 +129,7 @@ function buildHandlers(
   options: AgentOptions,
   log: (line: string) => void,
   basic: ReturnType<typeof systemBasicHandlers>,
-): AgentHandlers {
+): Omit<AgentHandlers, 'host.performance' | 'dynamic.overview' | 'dynamic.latest' | 'dynamic.connections'> {
   return {
     ...logs.handlers(),
     ...basic,
@@ -191,12 +194,17 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   await store.load();
 
   const sampler = new RateSampler({ netDevPath: options.netDevPath, log });
+  // Host performance over time (GET /home/performance?period=): last hour in memory, 24 h / 7 d on disk.
+  const perfHistory = new PerformanceHistory({ dbPath: path.join(path.resolve(options.stateDir), 'performance.db'), read: hostSampleReader(() => sampler.current()), log });
   const actions = new DelayedActions(log, options.actionDelayMs);
-  const logs = await LogService.open({ stateDir: path.resolve(options.stateDir), log, ...options.logs });
+  // One geo-IP for the firewall's areas and the dashboard's attack sources (tables load on first use).
+  const geo = openGeoIp({ cacheDir: path.join(path.resolve(options.stateDir), 'geoip-cache'), ...options.firewall?.geo });
+  const areaOf = dashboardAreaOf(geo);
+  const logs = await LogService.open({ stateDir: path.resolve(options.stateDir), log, areaOf, ...options.logs });
   const sinks = { event: (input: Parameters<LogService['event']>[0]) => logs.event(input), notice: (input: Parameters<LogService['notice']>[0]) => logs.notice(input) };
   // Protection's state first: a restart during a temporary disable must not put the ruleset back for a moment.
   const protection = await ProtectionService.open({ stateDir: path.resolve(options.stateDir), log, sinks, now: options.protection?.now ?? options.logs?.now, timers: options.protection?.timers });
-  const firewall = await openFirewall(path.resolve(options.stateDir), (await store.list()).firewall === 1, sinks, log, { ...options.firewall, paused: protection.paused });
+  const firewall = await openFirewall(path.resolve(options.stateDir), (await store.list()).firewall === 1, sinks, log, { geoIp: geo, ...options.firewall, paused: protection.paused });
   protection.attach(firewall);
   const guard = await openGuard(path.resolve(options.stateDir), (await store.list()).tamper === 1, sinks, log, { ...options.guard, paused: protection.paused });
   protection.attach(guard);
@@ -212,7 +220,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   // Feeds never block the super whitelist: the firewall's list is read at each apply.
   const cloudNft = options.cloud?.nft !== undefined ? options.cloud.nft : options.firewall?.nft !== undefined ? options.firewall.nft : hostNft();
   const cloud = await CloudService.open(path.resolve(options.stateDir), (await store.list()).cloud === 1, sinks.event, log, () => firewall.lists.planned('super', Date.now()).map((entry) => entry.address), { now: options.logs?.now, ...options.cloud, nft: cloudNft });
-  const handlers = buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, audit, trojan, cloud, patch, options, log, systemBasicHandlers(protection, ntp));
+  const handlers: AgentHandlers = {
+    ...buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, audit, trojan, cloud, patch, options, log, systemBasicHandlers(protection, ntp)),
+    'host.performance': async ({ period }) => perfHistory.series(period),
+    ...dynamicHandlers(logs.store, areaOf, options.logs?.now ?? Date.now),
+  };
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -242,6 +254,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await cloud.close();
     await firewall.close();
     await logs.close();
+    perfHistory.close();
     throw error;
   }
   let inode: number | undefined;
@@ -263,14 +276,17 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     await cloud.close();
     await firewall.close();
     await logs.close();
+    perfHistory.close();
     throw error;
   }
   sampler.start();
+  perfHistory.start();
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= (async () => {
       sampler.stop();
+      perfHistory.close();
       actions.cancelAll();
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

@@ -40,6 +40,17 @@ function auditTarget(root: string | undefined) {
   return { root, executor: recordedExecutor({}) };
 }
 
+/**
+ * The host's apt, or under a fixture audit root none, or the sandbox apt whose apt.conf a browser
+ * test built (it points every apt and dpkg directory into a temp dir, so the host's packages are never touched).
+ */
+function patchTarget(root: string | undefined, aptConfig: string | undefined) {
+  if (!root) return { patch: { apt: hostApt } };
+  if (!aptConfig) return {};
+  log(`patch apt: ${aptConfig} (RAMPART_AUDIT_APT_CONFIG)`);
+  return { patch: { apt: { options: [], root, env: { APT_CONFIG: aptConfig } } } };
+}
+
 async function main(): Promise<void> {
   const config = await agentConfigFromEnv(process.env, process.cwd());
   if (effectiveUid() !== 0) {
@@ -55,8 +66,9 @@ async function main(): Promise<void> {
     // a fixture root the test wrote, so the product's own audit and reinforcement never touch the host.
     audit: auditTarget(process.env.RAMPART_AUDIT_ROOT),
     // Patches: this host's apt with its own defaults; none under a fixture audit root (browser tests
-    // must not run apt-get update or install on the host).
-    ...(process.env.RAMPART_AUDIT_ROOT ? {} : { patch: { apt: hostApt } }),
+    // must not run apt-get update or install on the host) unless RAMPART_AUDIT_APT_CONFIG names a
+    // sandbox apt.conf (browser tests only, honoured only with RAMPART_AUDIT_ROOT).
+    ...patchTarget(process.env.RAMPART_AUDIT_ROOT, process.env.RAMPART_AUDIT_APT_CONFIG),
     log,
   });
   log(`agent listening on ${agent.socketPath}`);

@@ -18,6 +18,7 @@ import { startAlerts } from './services/alert-dispatcher.ts';
 import { Hub } from './ws/hub.ts';
 import { registerWebsocket } from './ws/route.ts';
 import { startRatesFeed } from './ws/rates-feed.ts';
+import { startAttackFeed } from './ws/attack-feed.ts';
 import { installAccessHook, type DeclaredRoute } from './http/access-hook.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -28,6 +29,7 @@ import { authRoutes } from './routes/auth.ts';
 import { registerRoutes } from './routes/register.ts';
 import { infoRoutes } from './routes/info.ts';
 import { homeRoutes } from './routes/home.ts';
+import { homeWizardRoutes } from './routes/home-wizard.ts';
 import { noticeRoutes } from './routes/notice.ts';
 import { logRoutes } from './routes/log.ts';
 import { photoRoutes } from './routes/photo.ts';
@@ -38,6 +40,7 @@ import { accountRoutes } from './routes/account.ts';
 import { processRoutes } from './routes/process.ts';
 import { trojanRoutes } from './routes/trojan.ts';
 import { cloudRoutes } from './routes/cloud.ts';
+import { dynamicRoutes } from './routes/dynamic.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { auditPatchRoutes } from './routes/audit-patch.ts';
 import { auditInventoryRoutes } from './routes/audit-inventory.ts';
@@ -151,6 +154,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(registerRoutes(ctx));
       await api.register(infoRoutes(ctx, host));
       await api.register(homeRoutes(ctx, host, gatewayPaths));
+      await api.register(homeWizardRoutes(ctx));
       await api.register(noticeRoutes(ctx));
       await api.register(logRoutes(ctx));
       await api.register(photoRoutes(ctx));
@@ -161,6 +165,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(processRoutes(ctx));
       await api.register(trojanRoutes(ctx));
       await api.register(cloudRoutes(ctx));
+      await api.register(dynamicRoutes(ctx));
       await api.register(auditRoutes(ctx));
       await api.register(auditPatchRoutes(ctx));
       await api.register(auditInventoryRoutes(ctx));
@@ -187,7 +192,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
   await app.register(shortcutLinkRoutes(ctx));
   registerStatic(app, options.webDir ?? join(repoRoot, 'apps/web/dist'));
 
-  const stops: (() => void)[] = [startRatesFeed(ctx.hub, ctx.agent), () => ctx.noticeFeed.stop()];
+  const stops: (() => void)[] = [startRatesFeed(ctx.hub, ctx.agent), startAttackFeed(ctx.hub, ctx.agent), () => ctx.noticeFeed.stop()];
   let stopGatewayPoller: () => Promise<void> = async () => {};
   if (options.background !== false) {
     // The website gateway's events (every second) and its policy check (every few seconds).

@@ -4,21 +4,25 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '@rampart/agent';
 import { recordedExecutor, type Executor } from '@rampart/audit';
-import { auditReportSchema, auditStatusSchema } from '@rampart/contracts';
+import { auditReportSchema, auditStatusSchema, patchStateSchema, type AuditReport } from '@rampart/contracts';
 import { baseAccounts, makeRoot, removeRoots } from '../../../packages/audit/tests/fixture-root.ts';
+import { makeAptSandbox, removeAptSandbox, type AptSandbox } from '../../../packages/audit/tests/apt-sandbox.ts';
 import { auth, magapi, startHarness, type Harness } from './support/harness.ts';
 
 /*
  * The audit report download through the console: a real agent on a real socket audits a small
  * Debian-like root in a temp dir (recorded command outputs, never the host's /etc); the console
  * builds the report from the agent's answers. A gate in the executor holds one run open so the
- * "not finished" refusal is met for real.
+ * "not finished" refusal is met for real. The root has a second uid 0 (`toor`) for the report's
+ * account section; the agent's patch tab runs the real apt-get on a sandbox apt world (one pending
+ * security update) for its patch section; the process section is this machine's real /proc.
  */
 
 let h: Harness;
 let agent: RunningAgent;
 let token: string;
 let release: (() => void) | undefined;
+let apt: AptSandbox;
 const recorded = recordedExecutor({ 'sshd -t': {}, systemctl: {} });
 /** While `release` is set, the next command waits: the run stays `running`. */
 const gated: Executor = async (command, args) => {
@@ -28,8 +32,11 @@ const gated: Executor = async (command, args) => {
 
 beforeAll(async () => {
   h = await startHarness({ agent: false });
+  apt = makeAptSandbox([{ name: 'rp-gamma', suite: 'security' }]);
   const root = makeRoot({
     ...baseAccounts,
+    '/etc/passwd': { mode: 0o644, text: `${(baseAccounts['/etc/passwd'] as { text: string }).text}toor:x:0:0::/root:/bin/bash\n` },
+    '/etc/shadow': { mode: 0o640, text: `${(baseAccounts['/etc/shadow'] as { text: string }).text}toor:$y$j9T$ghi:19700:0:99999:7:::\n` },
     '/etc/ssh/sshd_config': 'Include /etc/ssh/sshd_config.d/*.conf\nPermitRootLogin yes\nX11Forwarding yes\n',
     '/etc/ssh/sshd_config.d': { dir: true },
     '/etc/login.defs': { text: '# login.defs\nPASS_MAX_DAYS\t99999\nPASS_MIN_DAYS\t0\nUMASK\t\t022\n', mode: 0o644 },
@@ -43,6 +50,7 @@ beforeAll(async () => {
     firewall: { nft: null, background: false, sensors: { journal: false } },
     guard: { spawn: false, background: false },
     audit: { root, executor: gated },
+    patch: { apt: apt.apt, timers: false },
   });
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
@@ -52,6 +60,7 @@ afterAll(async () => {
   await h.close();
   await agent.close();
   removeRoots();
+  removeAptSandbox(apt);
 });
 
 type Lang = 'zh-CN' | 'en-US';
@@ -112,8 +121,9 @@ describe('the audit report download', () => {
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
     const report = auditReportSchema.parse(json.json());
     expect(report).toMatchObject({ language: 'zh-CN', run: { id: run.id, score: run.score } });
-    // Every result of the run is in exactly one section.
-    const listed = report.sections.reduce((n, s) => n + (s.kind === 'findings' ? s.findings.length : s.rows.length), 0) - report.reinforced.length;
+    // Every result of the run is in exactly one of the system audit's sections.
+    const system = report.sections.filter((s) => ['failed', 'not-run', 'passed', 'not-applicable'].includes(s.id));
+    const listed = system.reduce((n, s) => n + (s.kind === 'findings' ? s.findings.length : s.rows.length), 0);
     const counts = run.counts!;
     expect(listed).toBe(counts.pass + counts.fail + counts.not_applicable + counts.error);
 
@@ -126,6 +136,36 @@ describe('the audit report download', () => {
     const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
     expect(text).toContain(`Score: ${run.score}`);
     expect(text).toContain('root can log in over SSH with a password');
+  });
+
+  it('adds the account and process findings and the checked patch list, in the asked language', async () => {
+    const section = (report: AuditReport, id: string) => report.sections.find((s) => s.id === id);
+    // Before any patch check: the section says so.
+    const before = auditReportSchema.parse((await get('/audit/report?format=json&lang=en')).json());
+    expect(section(before, 'patches')).toMatchObject({ rows: [], empty: 'Patches were never checked on this server.' });
+    expect((await magapi(h.app, 'POST', '/audit/patch/check', { token })).body).toMatchObject({ code: 0, data: { started: true } });
+    for (let i = 0; i < 300; i++) {
+      const state = patchStateSchema.parse((await magapi(h.app, 'GET', '/audit/patch/status', { token })).body.data);
+      if (state.check.state === 'finished') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    for (const [lang, texts] of [
+      ['en', { accounts: 'Account findings', uid0: 'Second UID 0', danger: 'Danger', processes: 'Process findings', patches: 'Pending patches', important: 'Important', waiting: 'Waiting to update' }],
+      ['zh', { accounts: '账号审计发现', uid0: '多余的 UID 0', danger: '危险', processes: '进程审计发现', patches: '待安装补丁', important: '重要', waiting: '等待更新' }],
+    ] as const) {
+      const report = auditReportSchema.parse((await get(`/audit/report?format=json&lang=${lang}`)).json());
+      expect(report.sections.map((s) => s.id)).toEqual(['failed', 'reinforced', 'not-run', 'accounts', 'processes', 'patches', 'passed', 'not-applicable']);
+      expect(section(report, 'accounts')).toMatchObject({ title: texts.accounts, rows: [{ account: 'toor (uid 0)', finding: texts.uid0, level: texts.danger, detail: expect.stringContaining('/etc/passwd:5') }] });
+      // This machine's processes: the test's own node is not from a Debian package.
+      const processes = section(report, 'processes');
+      expect(processes?.title).toBe(texts.processes);
+      expect(processes?.kind === 'table' && processes.rows.some((r) => r.pid === String(process.pid))).toBe(true);
+      expect(section(report, 'patches')).toMatchObject({ title: texts.patches, rows: [{ package: 'rp-gamma', level: texts.important, installed: '1.0', new_version: '1.1', status: texts.waiting }] });
+    }
+    const html = await get('/audit/report?format=html&lang=zh');
+    expect(html.body).toContain('<section id="accounts"><h2>账号审计发现</h2>');
+    expect(html.body).toContain('rp-gamma');
   });
 
   it('answers bad parameters with a clear 400 in both languages and an unknown run with a message', async () => {

@@ -73,7 +73,7 @@ describe('the security audit through the console', () => {
     expect(status.run).toMatchObject({ status: 'finished', account: expect.any(String) });
 
     const all = await get('/audit/results?page=1&size=100');
-    expect(all.body.data.total).toBe(120);
+    expect(all.body.data.total).toBe(126);
     expect(all.body.data.list).toHaveLength(100);
     auditResultRowSchema.parse(all.body.data.list[0]);
     const fails = await get('/audit/results?level=danger&outcome=fail&size=100');

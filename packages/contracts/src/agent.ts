@@ -19,6 +19,8 @@ import { cloudAgentParams, cloudAgentResults } from './cloud-api.ts';
 import { auditAgentParams, auditAgentResults } from './audit-api.ts';
 import { auditInventoryAgentParams, auditInventoryAgentResults } from './audit-inventory.ts';
 import { auditPatchAgentParams, auditPatchAgentResults } from './audit-patch.ts';
+import { dynamicAgentParams, dynamicAgentResults } from './dynamic.ts';
+import { performanceAgentParams, performanceAgentResults } from './home-wizard.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -72,6 +74,8 @@ export const agentParamSchemas = {
   ...auditAgentParams,
   ...auditInventoryAgentParams,
   ...auditPatchAgentParams,
+  ...dynamicAgentParams,
+  ...performanceAgentParams,
 } as const;
 
 export type AgentMethod = keyof typeof agentParamSchemas;
@@ -134,6 +138,8 @@ export const agentResultSchemas = {
   ...auditAgentResults,
   ...auditInventoryAgentResults,
   ...auditPatchAgentResults,
+  ...dynamicAgentResults,
+  ...performanceAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 

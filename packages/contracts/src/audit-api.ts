@@ -22,7 +22,7 @@ import { pageSizeParam, positiveIntParam, stampParam } from './query-params.ts';
  *   no run yet → start; a run in progress → auditing; the latest run finished → finished, and the
  *   button says "again". A run the agent was stopped in the middle of is `interrupted`.
  * - Progress: gathering the facts is the whole of a run's time (find, dpkg --verify, apt-get -s);
- *   judging the 120 checks takes milliseconds. `phase` says which; `done / total` counts checks,
+ *   judging the 126 checks takes milliseconds. `phase` says which; `done / total` counts checks,
  *   `category` is the current check's area.
  * - Reinforcement runs in the background like an audit (the spec: it can take 30+ minutes); status
  *   reports it item by item. Applying while an audit or another apply runs, or starting an audit

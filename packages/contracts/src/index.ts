@@ -52,6 +52,8 @@ export * from './trojan.ts';
 export * from './trojan-api.ts';
 export * from './cloud.ts';
 export * from './cloud-api.ts';
+export * from './dynamic.ts';
+export * from './home-wizard.ts';
 export * from './remote.ts';
 export * from './remote-api.ts';
 export * from './tamper-templates.ts';

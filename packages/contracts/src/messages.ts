@@ -11,6 +11,8 @@ import { accountMessages } from './messages/account.ts';
 import { processMessages } from './messages/process.ts';
 import { trojanMessages } from './messages/trojan.ts';
 import { cloudMessages } from './messages/cloud.ts';
+import { dynamicMessages } from './messages/dynamic.ts';
+import { homeWizardMessages } from './messages/home-wizard.ts';
 import { remoteMessages } from './messages/remote.ts';
 import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
@@ -175,6 +177,8 @@ const zh = {
   ...processMessages.zh,
   ...trojanMessages.zh,
   ...cloudMessages.zh,
+  ...dynamicMessages.zh,
+  ...homeWizardMessages.zh,
   ...remoteMessages.zh,
   ...configBackupMessages.zh,
   ...shortcutsMessages.zh,
@@ -337,6 +341,8 @@ const en: Record<MessageKey, string> = {
   ...processMessages.en,
   ...trojanMessages.en,
   ...cloudMessages.en,
+  ...dynamicMessages.en,
+  ...homeWizardMessages.en,
   ...remoteMessages.en,
   ...configBackupMessages.en,
   ...shortcutsMessages.en,

@@ -81,6 +81,7 @@ export const panelActionNames = {
   'cloud.feed_enable': { 'zh-CN': '启用或停用了威胁情报源', 'en-US': 'switched threat-intel feeds' },
   'cloud.feed_delete': { 'zh-CN': '删除了威胁情报源', 'en-US': 'deleted threat-intel feeds' },
   'cloud.settings': { 'zh-CN': '修改了云防护的自有地址', 'en-US': 'changed cloud protection\'s own addresses' },
+  'dynamic.settings': { 'zh-CN': '修改了态势感知设置', 'en-US': 'changed the situational-awareness settings' },
   'audit.trojan_scan': { 'zh-CN': '开始了木马审计扫描', 'en-US': 'started a trojan audit scan' },
   'audit.trojan_cancel': { 'zh-CN': '停止了木马审计扫描', 'en-US': 'stopped a trojan audit scan' },
   'audit.trojan_handle': { 'zh-CN': '处理了木马审计结果', 'en-US': 'handled trojan audit results' },
@@ -107,6 +108,8 @@ export const panelActionNames = {
   'system.trust_delete': { 'zh-CN': '删除了超级白名单条目', 'en-US': 'deleted super whitelist entries' },
   'system.trust_renew': { 'zh-CN': '续期了超级白名单条目', 'en-US': 'renewed super whitelist entries' },
   'system.trust_auto': { 'zh-CN': '修改了超级白名单自动添加设置', 'en-US': 'changed the super whitelist\'s automatic additions' },
+  'home.wizard_state': { 'zh-CN': '完成或跳过了快速配置向导', 'en-US': 'finished or skipped the quick configuration wizard' },
+  'home.wizard_trust': { 'zh-CN': '在快速配置向导中把自己的地址加入了超级白名单', 'en-US': 'added their own address to the super whitelist in the quick configuration wizard' },
   'system.shortcut_save': { 'zh-CN': '保存了快捷链接', 'en-US': 'saved a shortcut link' },
   'system.shortcut_reissue': { 'zh-CN': '重新生成了快捷链接', 'en-US': 'reissued a shortcut link' },
   'system.shortcut_delete': { 'zh-CN': '删除了快捷链接', 'en-US': 'deleted shortcut links' },
@@ -140,6 +143,9 @@ const actionTable: Record<string, Texts | undefined> = panelActionNames;
 /** Field names as the log shows them; a nested field is named by its last part (`rule.ports` → ports). */
 export const panelFieldNames: Record<string, Texts> = {
   own_ranges: { 'zh-CN': '云防护自有地址', 'en-US': 'cloud protection own addresses' },
+  sound: { 'zh-CN': '攻击提示音', 'en-US': 'attack sound' },
+  location: { 'zh-CN': '服务器位置', 'en-US': 'server location' },
+  state: { 'zh-CN': '状态', 'en-US': 'state' },
   direction: { 'zh-CN': '方向', 'en-US': 'direction' },
   protocol: { 'zh-CN': '协议', 'en-US': 'protocol' },
   ports: { 'zh-CN': '端口', 'en-US': 'ports' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { DynamicAttack } from './dynamic.ts';
 
-export const wsTopics = ['chat', 'rates', 'notice'] as const;
+export const wsTopics = ['chat', 'rates', 'notice', 'attack'] as const;
 export const wsTopicSchema = z.enum(wsTopics);
 export type WsTopic = z.infer<typeof wsTopicSchema>;
 
@@ -19,4 +20,6 @@ export type WsServerMessage =
   | { act: 'chat'; data: ChatMessage }
   | { act: 'rates'; data: { rx: number; tx: number; at: number } }
   | { act: 'notice'; data: { unread: number } }
+  /** New attacks since the last push, newest first (situational awareness). */
+  | { act: 'attack'; data: { list: DynamicAttack[] } }
   | { act: 'error'; data: { msg: string } };

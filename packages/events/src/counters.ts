@@ -1,6 +1,6 @@
 import type { Db } from '@rampart/sqlite';
 
-export type CounterName = 'events' | 'photos';
+export type CounterName = 'events' | 'photos' | 'attacks';
 
 /** Row counts kept beside the rows: callers add to them inside the transaction that changed the rows. */
 export interface Counters {

@@ -13,6 +13,8 @@ export interface EventWriterOptions {
   mode: LogMode;
   onStored: ((records: EventRecord[]) => void) | undefined;
   onError: (err: unknown) => void;
+  /** Called with each batch inside its write transaction (the situational-awareness rollups). */
+  inTransaction?: (batch: readonly Queued[]) => void;
 }
 
 export interface EventWriter {
@@ -148,7 +150,11 @@ export function eventWriter(db: Db, counters: Counters, options: EventWriterOpti
     queue = [];
     let stored: EventRecord[];
     try {
-      stored = withTransaction(db, () => write(batch));
+      stored = withTransaction(db, () => {
+        const rows = write(batch);
+        options.inTransaction?.(batch);
+        return rows;
+      });
     } catch (err) {
       // Nothing was written: keep the events for the next try.
       queue = batch.concat(queue);

@@ -67,4 +67,15 @@ export const migrations: readonly string[] = [
   DROP INDEX events_fold;
   CREATE UNIQUE INDEX events_fold ON events (fold_day, kind, ip, fold_by) WHERE fold_day IS NOT NULL;
   `,
+  // Situational-awareness rollups (rollups.ts): security events counted per minute, hour and local
+  // day (bucket = its start, ms) by module, kind and area, attacks per address per hour, and the
+  // newest attacks. Kept in the flush's transaction, so the dashboard never scans events.
+  `
+  CREATE TABLE rollup_minute (bucket INTEGER NOT NULL, module TEXT NOT NULL, kind TEXT NOT NULL, area TEXT NOT NULL, attack INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (bucket, module, kind, area)) STRICT, WITHOUT ROWID;
+  CREATE TABLE rollup_hour (bucket INTEGER NOT NULL, module TEXT NOT NULL, kind TEXT NOT NULL, area TEXT NOT NULL, attack INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (bucket, module, kind, area)) STRICT, WITHOUT ROWID;
+  CREATE TABLE rollup_day (bucket INTEGER NOT NULL, module TEXT NOT NULL, kind TEXT NOT NULL, area TEXT NOT NULL, attack INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (bucket, module, kind, area)) STRICT, WITHOUT ROWID;
+  CREATE TABLE rollup_ip_hour (bucket INTEGER NOT NULL, ip TEXT NOT NULL, area TEXT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (bucket, ip)) STRICT, WITHOUT ROWID;
+  CREATE TABLE recent_attacks (id INTEGER PRIMARY KEY, time INTEGER NOT NULL, module TEXT NOT NULL, kind TEXT NOT NULL, ip TEXT NOT NULL, area TEXT NOT NULL) STRICT;
+  INSERT INTO counters (name, value) VALUES ('attacks', 0);
+  `,
 ];

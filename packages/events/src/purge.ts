@@ -4,7 +4,7 @@ import type { Counters, CounterName } from './counters.ts';
 /** Rows deleted per transaction: short enough that other writers (and the flush) wait little. */
 export const purgeChunk = 10_000;
 
-function purgeTable(db: Db, counters: Counters, table: CounterName, time: number, chunk: number): number {
+function purgeTable(db: Db, counters: Counters, table: Extract<CounterName, 'events' | 'photos'>, time: number, chunk: number): number {
   const remove = db.prepare(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE time < ? LIMIT ?)`);
   let total = 0;
   for (;;) {

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type {
   EventInput, EventPage, EventQuery, EventRecord, EventStoreStats, NoticeInput, NoticeRecord, NoticeTarget, PhotoInput, PhotoPage, PhotoQuery, PhotoRecord,
 } from '@rampart/contracts';
-import { openSqlite } from '@rampart/sqlite';
+import { openSqlite, withTransaction } from '@rampart/sqlite';
 import { openCounters } from './counters.ts';
 import { eventReader, type EventFilter } from './event-query.ts';
 import { eventWriter, type LogMode } from './event-writer.ts';
@@ -10,6 +10,8 @@ import { migrations } from './migrations.ts';
 import { notices, type NoticeList } from './notices.ts';
 import { photos } from './photos.ts';
 import { purgeBefore } from './purge.ts';
+import { rollupReader, type RollupReader } from './rollup-query.ts';
+import { defaultAreaOf, openRollups, type AreaOf } from './rollups.ts';
 
 export interface EventStoreOptions {
   /** Clock (ms) for events and photos without a time, and for notices. */
@@ -28,6 +30,8 @@ export interface EventStoreOptions {
   onNotice?: (unread: number) => void;
   /** Errors of background flushes and of onStored (default: console.error). */
   onError?: (err: unknown) => void;
+  /** The area of an attacking address for the rollups (default: `internal` for private ranges, else unknown). */
+  areaOf?: AreaOf;
 }
 
 /** Filters for an export; the time range is given separately. */
@@ -64,11 +68,26 @@ export interface EventStore {
   clearPhotos(): number;
   photoCount(): number;
 
+  /** The situational-awareness panels, read from the rollups kept as events are written. */
+  readonly dynamic: RollupReader;
+
   /** Flushes and closes the file. */
   close(): void;
 }
 
 const exportChunkSize = 5_000;
+
+/** The same panels, each read after the queue is written (a block just appended shows at once). */
+function flushedReader(reader: RollupReader, flush: () => void): RollupReader {
+  const out = {} as Record<keyof RollupReader, (now: number) => unknown>;
+  for (const name of Object.keys(reader) as (keyof RollupReader)[]) {
+    out[name] = (now: number) => {
+      flush();
+      return (reader[name] as (now: number) => unknown)(now);
+    };
+  }
+  return out as unknown as RollupReader;
+}
 
 function fileSize(path: string): number {
   try {
@@ -86,6 +105,7 @@ export function openEventStore(path: string, options: EventStoreOptions = {}): E
   db.exec('PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000; PRAGMA journal_size_limit = 67108864');
   const now = options.now ?? Date.now;
   const counters = openCounters(db);
+  const rollups = openRollups(db, counters, options.areaOf ?? defaultAreaOf, now);
   const writer = eventWriter(db, counters, {
     now,
     flushIntervalMs: options.flushIntervalMs ?? 100,
@@ -94,6 +114,7 @@ export function openEventStore(path: string, options: EventStoreOptions = {}): E
     mode: options.mode ?? 'simple',
     onStored: options.onStored,
     onError: options.onError ?? ((err) => console.error('event store:', err)),
+    inTransaction: (batch) => rollups.add(batch),
   });
   const reader = eventReader(db);
   const noticeBox = notices(db, now, options.onNotice);
@@ -128,7 +149,12 @@ export function openEventStore(path: string, options: EventStoreOptions = {}): E
           oldest: t === null || t === undefined ? null : Number(t),
         };
       }),
-    purgeBefore: (time) => flushed(() => purgeBefore(db, counters, time).events),
+    purgeBefore: (time) =>
+      flushed(() => {
+        const removed = purgeBefore(db, counters, time).events;
+        withTransaction(db, () => rollups.pruneBefore(time));
+        return removed;
+      }),
     exportRange(from, to, writeLine, filter) {
       let count = 0;
       for (const chunk of exportChunks(from, to, filter)) {
@@ -151,6 +177,8 @@ export function openEventStore(path: string, options: EventStoreOptions = {}): E
     getPhoto: (id) => photoBox.get(id),
     clearPhotos: () => photoBox.clear(),
     photoCount: () => photoBox.count(),
+
+    dynamic: flushedReader(rollupReader(db, counters), () => writer.flush()),
 
     close() {
       writer.stop();

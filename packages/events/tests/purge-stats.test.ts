@@ -21,8 +21,8 @@ describe('purge', () => {
     store.flush();
     transactions.mockClear();
     expect(store.purgeBefore(T0)).toBe(25_000);
-    // Events: 10 000 + 10 000 + 5 000; photos: one chunk.
-    expect(transactions).toHaveBeenCalledTimes(4);
+    // Events: 10 000 + 10 000 + 5 000; photos: one chunk; the rollups: one.
+    expect(transactions).toHaveBeenCalledTimes(5);
     expect(store.stats()).toMatchObject({ events: 2, photos: 1, oldest: T0 });
     expect(store.query({ limit: 10 }).list.map((r) => r.time)).toEqual([T0 + 1, T0]);
     expect(store.queryPhotos({ limit: 10 }).list.map((p) => p.time)).toEqual([T0]);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createNftExecutor, type NftExecutor } from '@rampart/firewall';
-import { openGeoIp, type GeoIpOptions } from '@rampart/geoip';
+import { openGeoIp, type GeoIp, type GeoIpOptions } from '@rampart/geoip';
 import { effectiveUid } from '../host/kernel-status.ts';
 import { AttackPipeline, type SensorOptions } from './attack-pipeline.ts';
 import { FirewallService, type FirewallSinks } from './firewall-service.ts';
@@ -10,6 +10,8 @@ export interface FirewallOptions {
   /** The nft runner; null: no kernel changes. Defaults to the host's nft when running as root. */
   nft?: NftExecutor | null;
   geo?: GeoIpOptions;
+  /** An opened geo-IP to share (the agent's one, also used by the dashboard); else one is opened from `geo`. */
+  geoIp?: GeoIp;
   now?: () => number;
   background?: boolean;
   watchIntervalMs?: number;
@@ -29,7 +31,7 @@ export function hostNft(): NftExecutor | null {
 
 /** The firewall, with its geo-IP areas and the kernel it applies to; the ruleset goes in at once. */
 export async function openFirewall(stateDir: string, enabled: boolean, sinks: FirewallSinks, log: (line: string) => void, options: FirewallOptions = {}): Promise<FirewallService> {
-  const geo = openGeoIp({ cacheDir: path.join(stateDir, 'geoip-cache'), ...options.geo });
+  const geo = options.geoIp ?? openGeoIp({ cacheDir: path.join(stateDir, 'geoip-cache'), ...options.geo });
   const service = new FirewallService({
     stateDir,
     log,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { openEventStore, type EventStore } from '@rampart/events';
+import { openEventStore, type AreaOf, type EventStore } from '@rampart/events';
 import { localDay, type EventInput, type NoticeInput } from '@rampart/contracts';
 import type { AgentHandlers } from '../protocol/dispatch.ts';
 import { Archives, dayStart } from './archives.ts';
@@ -19,6 +19,8 @@ export interface LogServiceOptions {
   background?: boolean;
   /** Per-upload timeout for backups. */
   backupTimeoutMs?: number;
+  /** The area of an attacking address, for the situational-awareness rollups. */
+  areaOf?: AreaOf;
 }
 
 type LogMethods =
@@ -62,6 +64,7 @@ export class LogService {
       mode: config.settings.mode,
       now: options.now,
       onStored: (records) => syslog.forward(records),
+      areaOf: options.areaOf,
     });
     const service = new LogService(store, config, new Archives(options.stateDir), syslog, options);
     if (options.background !== false) service.#schedule();

@@ -5,6 +5,8 @@ import { alertSettingDefs } from './settings-alerts.ts';
 import { signInCheckSettingDefs } from './settings-sign-in-check.ts';
 import { shortcutSettingDefs } from './settings-shortcuts.ts';
 import { trustSettingDefs } from './settings-trust.ts';
+import { wizardSettingDefs } from './settings-wizard.ts';
+import { dynamicSettingDefs } from './settings-dynamic.ts';
 
 /**
  * Settings this build reads, each with its schema and default. A stored value that no longer
@@ -26,6 +28,8 @@ export const settingDefs = {
   ...signInCheckSettingDefs,
   ...shortcutSettingDefs,
   ...trustSettingDefs,
+  ...wizardSettingDefs,
+  ...dynamicSettingDefs,
 } as const;
 
 export type SettingKey = keyof typeof settingDefs;

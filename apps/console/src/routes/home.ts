@@ -1,5 +1,5 @@
 import {
-  basicModules, computeSystemStatus, emptyBodySchema, eventModuleNames, isModuleInBuild, moduleSwitchBodySchema, noQuerySchema, productVersion, restartQuerySchema,
+  basicModules, computeSystemStatus, emptyBodySchema, eventModuleNames, isModuleInBuild, moduleSwitchBodySchema, noQuerySchema, performanceQuerySchema, productVersion, restartQuerySchema,
   type HomeIndex, type Language, type ModuleKey, type ModuleSwitchBody, type ModuleSwitchResult,
 } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -50,8 +50,12 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts, gateway: Gatewa
     return ok(request, index);
   });
 
-  app.get('/home/performance', { config: { access: perm('home', 'get') }, schema: { querystring: noQuerySchema } }, async (request) =>
-    ok(request, await ctx.agent.call('host.rates', {}).catch(() => null)));
+  // Without a period: the current rates (as the live figures read them); with one: the agent's history (agent away: null, not a 500).
+  app.get('/home/performance', { config: { access: perm('home', 'get') }, schema: { querystring: performanceQuerySchema } }, async (request) => {
+    const { period } = request.query;
+    if (!period) return ok(request, await ctx.agent.call('host.rates', {}).catch(() => null));
+    return ok(request, await ctx.agent.call('host.performance', { period }).catch(() => null));
+  });
 
   app.post(
     '/module_switch',

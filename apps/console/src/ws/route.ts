@@ -5,7 +5,7 @@ import { sessionAccess } from '../http/access.ts';
 import type { HubClient } from './hub.ts';
 
 /** What a role must hold to receive a topic. */
-const topicPermission: Record<WsTopic, PermissionKey | null> = { chat: null, rates: 'home', notice: 'log' };
+const topicPermission: Record<WsTopic, PermissionKey | null> = { chat: null, rates: 'home', notice: 'log', attack: 'dynamic' };
 
 export function registerWebsocket(app: FastifyInstance, ctx: ConsoleContext): void {
   app.get('/ws', { websocket: true, config: { access: sessionAccess } }, (socket, request) => {

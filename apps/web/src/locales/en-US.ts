@@ -19,7 +19,9 @@ import { auditPatchEn } from './parts/audit-patch.ts';
 import { auditReportEn } from './parts/audit-report.ts';
 import { remoteEn } from './parts/remote.ts';
 import { cloudEn } from './parts/cloud.ts';
+import { dynamicEn } from './parts/dynamic.ts';
 import { emptyEn } from './parts/empty.ts';
+import { wizardEn } from './parts/wizard.ts';
 
 /** English texts. zh-CN.ts holds the same keys; a test fails when they drift apart. */
 const enUS = {
@@ -180,9 +182,6 @@ const enUS = {
     switch_on_ok: 'Turned on',
     switch_label: 'Module switch',
     switch_not_in_build_why: '{{name}} is not in this build yet, so it cannot be turned on.',
-    meanwhile: {
-      dynamic_index: "Meanwhile: the home page shows each module's state, and the event log lists every block by module, level and IP.",
-    },
   },
   kernel_cause: {
     not_root: 'the agent is not running as root',
@@ -724,7 +723,9 @@ const enUS = {
   audit_report: auditReportEn,
   remote: remoteEn,
   cloud: cloudEn,
+  dynamic: dynamicEn,
   empty: emptyEn,
+  wizard: wizardEn,
 } as const;
 
 export default enUS;

@@ -20,7 +20,9 @@ import { auditPatchZh } from './parts/audit-patch.ts';
 import { auditReportZh } from './parts/audit-report.ts';
 import { remoteZh } from './parts/remote.ts';
 import { cloudZh } from './parts/cloud.ts';
+import { dynamicZh } from './parts/dynamic.ts';
 import { emptyZh } from './parts/empty.ts';
+import { wizardZh } from './parts/wizard.ts';
 
 /** 简体中文。键与 en-US.ts 完全一致。 */
 const zhCN: LocaleTexts = {
@@ -179,9 +181,6 @@ const zhCN: LocaleTexts = {
     switch_on_ok: '已开启',
     switch_label: '模块开关',
     switch_not_in_build_why: '此版本暂未包含{{name}}，无法开启。',
-    meanwhile: {
-      dynamic_index: "在此期间：首页显示各模块的防护状态，事件日志按模块、级别和 IP 列出每次拦截。",
-    },
   },
   kernel_cause: {
     not_root: '防护代理未以 root 身份运行',
@@ -722,7 +721,9 @@ const zhCN: LocaleTexts = {
   audit_report: auditReportZh,
   remote: remoteZh,
   cloud: cloudZh,
+  dynamic: dynamicZh,
   empty: emptyZh,
+  wizard: wizardZh,
 };
 
 export default zhCN;

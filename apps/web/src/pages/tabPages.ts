@@ -41,6 +41,7 @@ export const tabPages: Readonly<Record<string, TabPageLoader>> = {
   'audit/trojan': () => import('./trojan/AuditTrojanPage.tsx').then((m) => ({ Component: m.AuditTrojanPage })),
   'remote/index': () => import('./remote/RemotePage.tsx').then((m) => ({ Component: m.RemotePage })),
   'cloud/index': () => import('./cloud/CloudPage.tsx').then((m) => ({ Component: m.CloudPage })),
+  'dynamic/index': () => import('./dynamic/DynamicPage.tsx').then((m) => ({ Component: m.DynamicPage })),
   'website/server': () => import('./website/ServerPage.tsx').then((m) => ({ Component: m.ServerPage })),
   'website/base': () => import('./website/BasePage.tsx').then((m) => ({ Component: m.BasePage })),
   'website/request': () => import('./website/RequestPage.tsx').then((m) => ({ Component: m.RequestPage })),

@@ -84,7 +84,9 @@ function hiddenRoutes(): RouteObject[] {
     path: page.path.replace(/^\//, ''),
     handle: titled(`page.${page.key}`),
     element: <RequirePermission permission={page.permission} />,
-    children: [{ index: true, lazy: () => import('../pages/section/HiddenPage.tsx').then((m) => ({ element: <m.HiddenPage titleKey={`page.${page.key}`} /> })) }],
+    children: [{ index: true, lazy: page.key === 'dynamic_style_1'
+      ? () => import('../pages/dynamic/BigScreenPage.tsx').then((m) => ({ Component: m.BigScreenPage }))
+      : () => import('../pages/section/HiddenPage.tsx').then((m) => ({ element: <m.HiddenPage titleKey={`page.${page.key}`} /> })) }],
   }));
 }
 

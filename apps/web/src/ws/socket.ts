@@ -1,10 +1,11 @@
-import type { ChatMessage, NetRates, WsTopic } from '@rampart/contracts';
+import type { ChatMessage, DynamicAttack, NetRates, WsTopic } from '@rampart/contracts';
 
 /** What the server pushes per topic (`{act: topic, data}`). */
 export interface TopicPayloads {
   chat: ChatMessage;
   rates: NetRates;
   notice: { unread: number };
+  attack: { list: DynamicAttack[] };
 }
 
 type Listener<T> = (data: T) => void;

@@ -3,10 +3,13 @@ import { accountChecks } from './accounts.ts';
 import { bannerChecks } from './banner.ts';
 import type { AuditCheck } from './check.ts';
 import { cronChecks } from './cron.ts';
+import { debianToolChecks } from './debian-tools.ts';
 import { fileChecks } from './files.ts';
+import { hashRoundsCheck } from './hash-rounds.ts';
 import { kernelModuleChecks } from './kernel-modules.ts';
 import { loggingChecks } from './logging.ts';
 import { mountChecks } from './mounts.ts';
+import { openDeletedCheck } from './open-deleted.ts';
 import { packageChecks } from './packages.ts';
 import { pamChecks } from './pam.ts';
 import { rampartChecks } from './rampart.ts';
@@ -19,6 +22,7 @@ import { timeChecks } from './time-sync.ts';
 export const allChecks: readonly AuditCheck[] = [
   ...sshChecks,
   ...pamChecks,
+  hashRoundsCheck,
   ...accountChecks,
   ...fileChecks,
   ...sysctlChecks,
@@ -28,8 +32,10 @@ export const allChecks: readonly AuditCheck[] = [
   ...cronChecks,
   ...timeChecks,
   ...loggingChecks,
+  openDeletedCheck,
   ...mountChecks,
   ...packageChecks,
+  ...debianToolChecks,
   ...rampartChecks,
 ];
 

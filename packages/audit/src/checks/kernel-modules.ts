@@ -7,6 +7,8 @@ import { fail, pass, text, type AuditCheck } from './check.ts';
 const modules: [string, string, 'kernel' | 'network'][] = [
   ['cramfs', '1.1.1', 'kernel'], ['freevxfs', '1.1.1', 'kernel'], ['hfs', '1.1.1', 'kernel'], ['hfsplus', '1.1.1', 'kernel'],
   ['jffs2', '1.1.1', 'kernel'], ['udf', '1.1.1', 'kernel'], ['usb-storage', '1.1.1', 'kernel'],
+  // Not in CIS; Lynis STRG-1846: FireWire storage gives DMA access to memory to whatever is plugged in.
+  ['firewire-core', '', 'kernel'], ['firewire-ohci', '', 'kernel'],
   ['dccp', '3.2', 'network'], ['sctp', '3.2', 'network'], ['rds', '3.2', 'network'], ['tipc', '3.2', 'network'],
 ];
 

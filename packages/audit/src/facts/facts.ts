@@ -4,6 +4,7 @@ import { RootFs, type TextFile } from '../root-fs.ts';
 import { collectAccounts } from './accounts.ts';
 import { parseEquals, parseIni, parseSpaceSeparated, type Setting } from './key-value.ts';
 import { collectMounts } from './mounts.ts';
+import { collectOpenDeleted } from './open-deleted.ts';
 import { collectDpkgVerify, collectPackages, collectUpgrades } from './packages.ts';
 import { collectPam } from './pam.ts';
 import { collectFilesystemScan } from './filesystem-scan.ts';
@@ -77,6 +78,7 @@ function collectors(fs: RootFs, options: GatherOptions) {
     dpkgVerify: () => collectDpkgVerify(exec),
     upgrades: () => collectUpgrades(exec),
     filesystem: () => collectFilesystemScan(exec),
+    openDeleted: () => collectOpenDeleted(fs.root),
   };
 }
 

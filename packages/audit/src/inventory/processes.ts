@@ -74,6 +74,24 @@ export function parseMapsModules(text: string): string[] {
   return [...seen];
 }
 
+/** What each of a process's fds points at (`socket:[n]`, `/path (deleted)`, …); none when it ended or is not ours to read. */
+export function readFdTargets(procDir: string, pid: number): { fd: number; target: string }[] {
+  const dir = path.join(procDir, String(pid), 'fd');
+  const targets: { fd: number; target: string }[] = [];
+  try {
+    for (const fd of readdirSync(dir)) {
+      try {
+        targets.push({ fd: Number(fd), target: readlinkSync(path.join(dir, fd)) });
+      } catch {
+        // The fd closed between the listing and the read.
+      }
+    }
+  } catch {
+    // The process ended, or its fds are not ours to read.
+  }
+  return targets;
+}
+
 function readProcess(procDir: string, pid: number): RawProcess | null {
   const dir = path.join(procDir, String(pid));
   const stat = parseStat(read(path.join(dir, 'stat')) ?? '');
@@ -87,15 +105,10 @@ function readProcess(procDir: string, pid: number): RawProcess | null {
   }
   const deleted = exe?.endsWith(' (deleted)') ?? false;
   if (deleted) exe = (exe as string).slice(0, -' (deleted)'.length);
-  const sockets: number[] = [];
-  try {
-    for (const fd of readdirSync(path.join(dir, 'fd'))) {
-      const target = /^socket:\[(\d+)\]$/.exec(readlinkSync(path.join(dir, 'fd', fd)));
-      if (target) sockets.push(Number(target[1]));
-    }
-  } catch {
-    // The process ended, or its fds are not ours to read.
-  }
+  const sockets = readFdTargets(procDir, pid).flatMap((t) => {
+    const target = /^socket:\[(\d+)\]$/.exec(t.target);
+    return target ? [Number(target[1])] : [];
+  });
   return {
     pid,
     ppid: stat.ppid,

@@ -1,8 +1,10 @@
 import {
   auditReportVersion, localDateTime,
-  type AuditReport, type AuditReportFinding, type AuditReportSection, type AuditResultRow, type AuditRun, type Language, type ReinforceItem,
+  type AuditProcess, type AuditReport, type AuditReportFinding, type AuditReportSection, type AuditResultRow, type AuditRun, type AuditUser,
+  type Language, type PatchState, type ReinforceItem,
 } from '@rampart/contracts';
 import { levelWeights } from '../score.ts';
+import { accountSection, patchSection, processSection } from './inventory-sections.ts';
 import { reportLabels, type ReportLabels } from './labels.ts';
 
 export type FinishedRun = AuditReport['run'];
@@ -19,14 +21,20 @@ export interface ReportInput {
   results: readonly AuditResultRow[];
   /** The reinforcement items as they stand (audit.reinforce.items). */
   reinforce: readonly ReinforceItem[];
+  /** The accounts with findings (audit.users.list, findings only); absent: no such section. */
+  users?: readonly AuditUser[];
+  /** The processes with findings (audit.processes.list, findings only); absent: no such section. */
+  processes?: readonly AuditProcess[];
+  /** The patch tab's state (audit.patch.status); absent or unavailable: no such section. */
+  patch?: PatchState | null;
   language: Language;
   host: string;
   /** Epoch milliseconds the report is made at. */
   now: number;
 }
 
-/** One section of the report from the input, in the input's language. Later audit tabs add theirs to the list. */
-export type ReportSection = (input: ReportInput, labels: ReportLabels, fixed: ReadonlySet<string>) => AuditReportSection;
+/** One section of the report from the input, in the input's language; null leaves it out (its tab had nothing to give). */
+export type ReportSection = (input: ReportInput, labels: ReportLabels, fixed: ReadonlySet<string>) => AuditReportSection | null;
 
 const finding = (row: AuditResultRow, language: Language, fixed: ReadonlySet<string>): AuditReportFinding => ({
   id: row.id,
@@ -79,8 +87,14 @@ export const systemSections: readonly ReportSection[] = [
   (input, l) => checkTable(input, l, 'not_applicable', 'not-applicable', l.section.not_applicable, l.section.not_applicable_empty),
 ];
 
+/**
+ * Every section: the system audit's findings, what was fixed and what could not run, then the user,
+ * process and patch tabs' findings (when given), then the checks that passed or did not apply.
+ */
+export const reportSections: readonly ReportSection[] = [...systemSections.slice(0, 3), accountSection, processSection, patchSection, ...systemSections.slice(3)];
+
 /** The report document: pure, from what the agent's audit calls answer. */
-export function buildAuditReport(input: ReportInput, sections: readonly ReportSection[] = systemSections): AuditReport {
+export function buildAuditReport(input: ReportInput, sections: readonly ReportSection[] = reportSections): AuditReport {
   const labels = reportLabels[input.language];
   const fixed = new Set(input.reinforce.filter((i) => i.applied).map((i) => i.id));
   return {
@@ -94,6 +108,6 @@ export function buildAuditReport(input: ReportInput, sections: readonly ReportSe
     reinforced: input.reinforce.filter((i) => i.applied).map((i) => ({
       id: i.id, title: i.title[input.language], applied_at: i.applied_at, effect: i.effect, service: i.service,
     })),
-    sections: sections.map((section) => section(input, labels, fixed)),
+    sections: sections.map((section) => section(input, labels, fixed)).filter((section) => section !== null),
   };
 }

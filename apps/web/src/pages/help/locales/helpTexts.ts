@@ -123,9 +123,12 @@ const zh: HelpBook = {
     recover: ['加固后出现问题：在加固页逐项或全部撤销，重启代理后依然可以撤销。'],
   },
   dynamic: {
-    intro: '态势感知大屏在本版本中尚未提供。',
-    items: [],
-    recover: [],
+    intro: '态势感知汇总各模块拦截的攻击：今日、昨日与累计次数，近 7 天趋势，攻击来源地图与最新 30 次攻击，随拦截实时更新。',
+    items: [
+      ['攻击地图', '按来源国家或地区画线到服务器位置；内网地址显示为“内网”。服务器位置可在设置中指定，留空则按本机公网地址识别。'],
+      ['大屏', '点击“大屏”打开深色全屏页面（/dynamic/style_1），适合 1920x1080 的墙面显示。'],
+    ],
+    recover: ['地图上没有连线：在设置中填写服务器位置（两位国家代码，如 CN）。'],
   },
   log: {
     intro: '日志记录安全事件与管理操作（谁、从哪里、改了什么），以及通知与请求快照。简洁模式把同一地址同一天的同类攻击合并为一行并计数。',
@@ -263,9 +266,12 @@ const en: HelpBook = {
     recover: ['Something broke after reinforcement: revert item by item or all on the reinforcement tab, also after an agent restart.'],
   },
   dynamic: {
-    intro: 'The situational-awareness dashboard is not in this build yet.',
-    items: [],
-    recover: [],
+    intro: 'Situational awareness sums up the attacks every module blocked: today, yesterday and in total, the last 7 days, a map of their sources and the latest 30, live as blocks happen.',
+    items: [
+      ['Attack map', 'Lines from each source country or region to the server\'s location; private addresses show as "Internal". Set the location in the settings, or leave it empty to take it from this server\'s public address.'],
+      ['Big screen', 'Opens a dark full-screen page (/dynamic/style_1) made for a 1920x1080 wall display.'],
+    ],
+    recover: ['No lines on the map: set the server location (a two-letter country code such as US) in the settings.'],
   },
   log: {
     intro: 'The log records security events and administrative actions (who, from where, what changed), notices and request snapshots. Simple mode folds attacks of one kind from one address on one day into one row with a count.',
