@@ -10,6 +10,12 @@ repo=$(cd "$guard/../.." && pwd)
 peers=$repo/var/test-peers/debian-kernel
 timeout_s=${GUARD_VM_TIMEOUT:-240}
 
+# One VM run at a time: test files run side by side, and two runs would download the kernel
+# package and rebuild the helper into the same folders at once.
+mkdir -p "$repo/var/test-peers"
+exec 9>"$repo/var/test-peers/vm.lock"
+flock 9
+
 command -v qemu-system-x86_64 >/dev/null || { echo "SKIP qemu-system-x86_64 is not installed"; exit 3; }
 [ -x /bin/busybox ] || { echo "SKIP busybox-static is not installed"; exit 3; }
 
