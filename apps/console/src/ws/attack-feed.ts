@@ -1,5 +1,6 @@
 import type { AgentPort } from '../context.ts';
 import type { Hub } from './hub.ts';
+import { pollWhileWatched } from './topic-poll.ts';
 
 /**
  * The live attack map: while anyone watches the `attack` topic, polls the agent's newest attacks
@@ -7,38 +8,21 @@ import type { Hub } from './hub.ts';
  * block shows on an open map within a second.
  */
 export function startAttackFeed(hub: Hub, agent: AgentPort, intervalMs = 400): () => void {
-  let timer: NodeJS.Timeout | undefined;
-  let busy = false;
   // The newest id seen; undefined until the first poll, which only sets the mark (the page loads the list itself).
   let lastId: number | undefined;
-  const tick = async () => {
-    if (busy) return;
-    busy = true;
-    try {
+  return pollWhileWatched(
+    hub,
+    'attack',
+    intervalMs,
+    async () => {
       const list = await agent.call('dynamic.latest', {});
       const newest = list.reduce((max, a) => Math.max(max, a.id), lastId ?? 0);
       const fresh = lastId === undefined ? [] : list.filter((a) => a.id > lastId!);
       lastId = newest;
       if (fresh.length > 0) hub.publish({ act: 'attack', data: { list: fresh } });
-    } catch {
-      // The agent is away; the next tick tries again.
-    } finally {
-      busy = false;
-    }
-  };
-  const stopListening = hub.onSubscriberCount((topic, count) => {
-    if (topic !== 'attack') return;
-    if (count > 0 && !timer) {
-      void tick();
-      timer = setInterval(() => void tick(), intervalMs);
-    } else if (count === 0 && timer) {
-      clearInterval(timer);
-      timer = undefined;
+    },
+    () => {
       lastId = undefined;
-    }
-  });
-  return () => {
-    stopListening();
-    if (timer) clearInterval(timer);
-  };
+    },
+  );
 }
