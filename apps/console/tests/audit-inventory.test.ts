@@ -1,6 +1,4 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '@rampart/agent';
 import { recordedExecutor } from '@rampart/audit';
 import { auditProcessSchema, auditUserSchema, roleCan } from '@rampart/contracts';
 import { baseAccounts, makeRoot, removeRoots } from '../../../packages/audit/tests/fixture-root.ts';
@@ -13,32 +11,25 @@ import { magapi, startHarness, type Harness } from './support/harness.ts';
  */
 
 let h: Harness;
-let agent: RunningAgent;
 let token: string;
 
 beforeAll(async () => {
-  h = await startHarness({ agent: false });
   const root = makeRoot({
     ...baseAccounts,
     '/etc/passwd': `${(baseAccounts['/etc/passwd'] as { text: string }).text}toor:x:0:0::/root:/bin/bash\n`,
     '/etc/ssh/sshd_config': 'PermitRootLogin no\n',
   });
-  agent = await startAgent({
-    socketPath: join(h.dir, 'agent.sock'),
-    stateDir: join(h.dir, 'agent'),
-    executors: { restartSoftware: async () => undefined, rebootServer: async () => undefined },
-    log: () => {},
-    logs: { now: () => h.clock.now, background: false },
-    firewall: { nft: null, background: false, sensors: { journal: false } },
-    guard: { spawn: false, background: false },
-    audit: { root, executor: recordedExecutor({}) },
+  h = await startHarness({
+    agent: () => ({
+      guard: { spawn: false, background: false },
+      audit: { root, executor: recordedExecutor({}) },
+    }),
   });
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
 });
 afterAll(async () => {
   await h.close();
-  await agent.close();
   removeRoots();
 });
 

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '@rampart/agent';
 import { patchStateSchema, type PatchState } from '@rampart/contracts';
 import { holdLock, makeAptSandbox, removeAptSandbox, type AptSandbox } from '../../../packages/audit/tests/apt-sandbox.ts';
 import { magapi, startHarness, type Harness } from './support/harness.ts';
@@ -13,29 +12,22 @@ import { magapi, startHarness, type Harness } from './support/harness.ts';
  */
 
 let h: Harness;
-let agent: RunningAgent;
 let token: string;
 let sandbox: AptSandbox;
 
 beforeAll(async () => {
-  h = await startHarness({ agent: false });
   sandbox = makeAptSandbox([{ name: 'alpha', suite: 'main' }, { name: 'beta', suite: 'security' }]);
-  agent = await startAgent({
-    socketPath: join(h.dir, 'agent.sock'),
-    stateDir: join(h.dir, 'agent'),
-    executors: { restartSoftware: async () => undefined, rebootServer: async () => undefined },
-    log: () => {},
-    logs: { now: () => h.clock.now, background: false },
-    firewall: { nft: null, background: false, sensors: { journal: false } },
-    guard: { spawn: false, background: false },
-    patch: { apt: sandbox.apt, timers: false },
+  h = await startHarness({
+    agent: () => ({
+      guard: { spawn: false, background: false },
+      patch: { apt: sandbox.apt, timers: false },
+    }),
   });
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
 });
 afterAll(async () => {
   await h.close();
-  await agent.close();
   removeAptSandbox(sandbox);
 });
 
@@ -43,7 +35,7 @@ type Lang = 'zh-CN' | 'en-US';
 const post = (url: string, payload?: unknown, lang: Lang = 'en-US', as = token) => magapi(h.app, 'POST', url, { token: as, payload, lang });
 const get = (url: string, lang: Lang = 'en-US', as = token) => magapi(h.app, 'GET', url, { token: as, lang });
 async function idle(): Promise<PatchState> {
-  await agent.patch.idle();
+  await h.agent!.patch.idle();
   return patchStateSchema.parse((await get('/audit/patch/status')).body.data);
 }
 

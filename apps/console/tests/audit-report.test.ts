@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '@rampart/agent';
 import { recordedExecutor, type Executor } from '@rampart/audit';
 import { auditReportSchema, auditStatusSchema, patchStateSchema, type AuditReport } from '@rampart/contracts';
 import { baseAccounts, makeRoot, removeRoots } from '../../../packages/audit/tests/fixture-root.ts';
@@ -19,7 +18,6 @@ import { auth, magapi, startHarness, type Harness } from './support/harness.ts';
  */
 
 let h: Harness;
-let agent: RunningAgent;
 let token: string;
 let release: (() => void) | undefined;
 let apt: AptSandbox;
@@ -31,7 +29,6 @@ const gated: Executor = async (command, args) => {
 };
 
 beforeAll(async () => {
-  h = await startHarness({ agent: false });
   apt = makeAptSandbox([{ name: 'rp-gamma', suite: 'security' }]);
   const root = makeRoot({
     ...baseAccounts,
@@ -41,16 +38,12 @@ beforeAll(async () => {
     '/etc/ssh/sshd_config.d': { dir: true },
     '/etc/login.defs': { text: '# login.defs\nPASS_MAX_DAYS\t99999\nPASS_MIN_DAYS\t0\nUMASK\t\t022\n', mode: 0o644 },
   });
-  agent = await startAgent({
-    socketPath: join(h.dir, 'agent.sock'),
-    stateDir: join(h.dir, 'agent'),
-    executors: { restartSoftware: async () => undefined, rebootServer: async () => undefined },
-    log: () => {},
-    logs: { now: () => h.clock.now, background: false },
-    firewall: { nft: null, background: false, sensors: { journal: false } },
-    guard: { spawn: false, background: false },
-    audit: { root, executor: gated },
-    patch: { apt: apt.apt, timers: false },
+  h = await startHarness({
+    agent: () => ({
+      guard: { spawn: false, background: false },
+      audit: { root, executor: gated },
+      patch: { apt: apt.apt, timers: false },
+    }),
   });
   const admin = await h.register();
   token = await h.login(admin.username, admin.password);
@@ -58,7 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   release?.();
   await h.close();
-  await agent.close();
   removeRoots();
   removeAptSandbox(apt);
 });
