@@ -9,8 +9,8 @@ import react from '@vitejs/plugin-react';
 const consoleUrl = 'http://127.0.0.1:6688';
 
 /**
- * Each catalogue part (src/locales/parts/*.ts) holds both languages. Imported from en-US.ts it becomes
- * `part.ts?lang=en-US`, from zh-CN.ts `part.ts?lang=zh-CN`: two modules, each keeping only its own
+ * Each catalogue part (src/locales/parts/*.ts) holds both languages. Imported from en-US(.pages).ts it
+ * becomes `part.ts?lang=en-US`, from zh-CN(.pages).ts `part.ts?lang=zh-CN`: two modules, each keeping only its own
  * language's texts after tree-shaking, so a browser loads the catalogue of its language only.
  */
 function localePartsPerLanguage(): Plugin {
@@ -19,7 +19,7 @@ function localePartsPerLanguage(): Plugin {
     apply: 'build',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      const lang = importer ? /[\\/]locales[\\/](en-US|zh-CN)\.ts$/.exec(importer)?.[1] : undefined;
+      const lang = importer ? /[\\/]locales[\\/](en-US|zh-CN)(?:\.pages)?\.ts$/.exec(importer)?.[1] : undefined;
       if (!lang || !source.startsWith('./parts/')) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       return resolved ? `${resolved.id}?lang=${lang}` : null;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { hiddenPages, loadLevels, moduleKeys, roleIds, sections } from '@rampart/contracts';
 import enUS from '../src/locales/en-US.ts';
 import zhCN from '../src/locales/zh-CN.ts';
+import enUSPages from '../src/locales/en-US.pages.ts';
+import zhCNPages from '../src/locales/zh-CN.pages.ts';
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -15,12 +17,18 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
   return out;
 }
 
-const en = flatten(enUS as Tree);
-const zh = flatten(zhCN as Tree);
+const en = flatten({ ...enUS, ...enUSPages } as Tree);
+const zh = flatten({ ...zhCN, ...zhCNPages } as Tree);
 
 describe('locales', () => {
   it('zh-CN and en-US have exactly the same keys', () => {
     expect([...zh.keys()].sort()).toEqual([...en.keys()].sort());
+  });
+
+  it('the core half and the page half share no top-level key (the page half is merged in after sign-in)', () => {
+    for (const [core, pages] of [[enUS, enUSPages], [zhCN, zhCNPages]] as const) {
+      expect(Object.keys(core).filter((key) => key in pages)).toEqual([]);
+    }
   });
 
   it('no text is empty', () => {

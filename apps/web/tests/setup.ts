@@ -3,6 +3,8 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import { initI18n, i18next } from '../src/i18n/index.ts';
 import enUS from '../src/locales/en-US.ts';
 import zhCN from '../src/locales/zh-CN.ts';
+import enUSPages from '../src/locales/en-US.pages.ts';
+import zhCNPages from '../src/locales/zh-CN.pages.ts';
 import { setFeedback, feedbackFrom } from '../src/api/feedback.ts';
 import { setNavigation } from '../src/api/navigation.ts';
 import { Modal, notification } from 'antd';
@@ -34,8 +36,9 @@ if (!globalThis.ResizeObserver) {
 const computed = window.getComputedStyle.bind(window);
 window.getComputedStyle = (el: Element) => computed(el);
 
-// Both catalogues: tests switch languages in place (the app loads its language's chunk on demand).
-initI18n('en-US', { 'en-US': enUS, 'zh-CN': zhCN });
+// Both catalogues whole: tests switch languages in place (the app loads its language's core chunk
+// at start and the page texts after sign-in).
+initI18n('en-US', { 'en-US': { ...enUS, ...enUSPages }, 'zh-CN': { ...zhCN, ...zhCNPages } });
 // The first render of a lazy route transforms its modules on the fly; give it time. 10 s, not 5:
 // with the whole suite (and a qemu VM test) sharing 2 cores, a first render once took over 5 s.
 configure({ asyncUtilTimeout: 10_000 });

@@ -1,31 +1,9 @@
-import type { LocaleTexts } from './types.ts';
-import { systemBasicZh } from './parts/system-basic.ts';
-import { systemPortalZh } from './parts/system-portal.ts';
-import { systemUsersZh } from './parts/system-users.ts';
-import { systemAlertsZh } from './parts/system-alerts.ts';
+import type { CoreTexts } from './types.ts';
 import { signInCheckZh } from './parts/sign-in-check.ts';
-import { systemTrustZh } from './parts/system-trust.ts';
-import { commonAreasZh } from './parts/common-areas.ts';
-import { configBackupZh } from './parts/config-backup.ts';
-import { websiteZh } from './parts/website.ts';
-import { systemRegZh } from './parts/system-reg.ts';
-import { shortcutsZh } from './parts/shortcuts.ts';
-import { tamperZh, guardWarningZh } from './parts/tamper.ts';
-import { accountZh } from './parts/account.ts';
-import { processZh } from './parts/process.ts';
-import { trojanZh } from './parts/trojan.ts';
-import { auditZh } from './parts/audit.ts';
-import { auditInventoryZh } from './parts/audit-inventory.ts';
-import { auditPatchZh } from './parts/audit-patch.ts';
-import { auditReportZh } from './parts/audit-report.ts';
-import { remoteZh } from './parts/remote.ts';
-import { cloudZh } from './parts/cloud.ts';
-import { dynamicZh } from './parts/dynamic.ts';
 import { emptyZh } from './parts/empty.ts';
-import { wizardZh } from './parts/wizard.ts';
 
 /** 简体中文。键与 en-US.ts 完全一致。 */
-const zhCN: LocaleTexts = {
+const zhCN: CoreTexts = {
   common: {
     ok: '确定',
     cancel: '取消',
@@ -699,31 +677,8 @@ const zhCN: LocaleTexts = {
       },
     },
   },
-  sys_basic: systemBasicZh,
-  sys_portal: systemPortalZh,
-  sys_user: systemUsersZh,
-  sys_alerts: systemAlertsZh,
   sign_in_check: signInCheckZh,
-  sys_trust: systemTrustZh,
-  sys_areas: commonAreasZh,
-  sys_config: configBackupZh,
-  web: websiteZh,
-  sys_reg: systemRegZh,
-  sys_shortcut: shortcutsZh,
-  tamper: tamperZh,
-  guard_warning: guardWarningZh,
-  account: accountZh,
-  proc: processZh,
-  trj: trojanZh,
-  audit: auditZh,
-  audit_inv: auditInventoryZh,
-  audit_patch: auditPatchZh,
-  audit_report: auditReportZh,
-  remote: remoteZh,
-  cloud: cloudZh,
-  dynamic: dynamicZh,
   empty: emptyZh,
-  wizard: wizardZh,
 };
 
 export default zhCN;
