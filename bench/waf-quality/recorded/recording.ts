@@ -23,6 +23,12 @@ export class Recording {
   recorded = 0;
   /** Steps of the session that failed (the page changed under the script): said at the end. */
   readonly failed: string[] = [];
+  /** Run at the end before the processes are stopped (servers started in this process, files put back). */
+  readonly #onStop: (() => Promise<void>)[] = [];
+
+  onStop(action: () => Promise<void>): void {
+    this.#onStop.push(action);
+  }
 
   constructor(name: string) {
     this.dir = mkdtempSync(join(tmpdir(), `rampart-${name}-record-`));
@@ -146,6 +152,7 @@ ${extra}
     } catch (error) {
       console.error(`stopped after ${this.recorded} requests:`, error);
     } finally {
+      for (const action of this.#onStop.reverse()) await action().catch((error: unknown) => console.error('at stop:', error));
       // Apache before MariaDB; each waited for (MariaDB flushes its files on the way out).
       for (const child of this.children.reverse()) {
         if (child.exitCode !== null) continue;

@@ -79,6 +79,19 @@ describe('SSRF detector', () => {
     expect(detectSsrf('http://localhost:3000/auth/callback', 'query')?.severity).toBe(1);
     expect(detectSsrf('http://192.168.1.20/status', 'query')?.severity).toBe(1);
   });
+  it('takes a loopback or private URL in running text (a mail, a post) as a mention, not a fetch target', () => {
+    // What Roundcube's rich-text editor sends: the URL typed in a sentence, made a link.
+    const mail = '<p>Works here too. I added</p><p>&nbsp; &amp;&amp; curl -fsS <a href="http://localhost:8080/health">http://localhost:8080/health</a> || echo failed</p>';
+    expect(detectSsrf(mail, 'body')).toBeNull();
+    expect(detectSsrf('The dashboard runs at http://192.168.1.20:3000/ on the office network', 'body')).toBeNull();
+    // The parameter that is the URL still is one, and so is a short value naming it.
+    expect(detectSsrf('http://localhost:8080/health', 'body')?.rule).toBe('ssrf.internal_host');
+    expect(detectSsrf('fetch http://127.0.0.1/admin', 'query')?.rule).toBe('ssrf.internal_host');
+    // Metadata, evasive spellings and infrastructure names count in prose too.
+    expect(detectSsrf('Please read the notes on the page at http://169.254.169.254/latest/meta-data/ now', 'body')?.severity).toBe(2);
+    expect(detectSsrf('Please read the notes on the page at http://0x7f000001/admin now', 'body')?.severity).toBe(2);
+    expect(detectSsrf('Please read the notes on the page at http://host.docker.internal/ now', 'body')?.severity).toBe(2);
+  });
   it('takes a local Referer or Origin as navigation, not a URL to fetch (CRS 943110-4)', () => {
     expect(detectSsrf('http://localhost/test', 'header', 'Referer')).toBeNull();
     expect(detectSsrf('http://127.0.0.1:8080', 'header', 'origin')).toBeNull();

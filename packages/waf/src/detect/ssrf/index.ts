@@ -90,12 +90,28 @@ function findSsrf(value: string, location: InputLocation): DetectorHit | null {
       count++;
       const found = judgeUrl(value, s, at + 1);
       if (found?.severity === 2) return found;
+      if (found?.rule === 'ssrf.internal_host' && inRunningText(value, s)) continue;
       best ??= found;
     }
     return best;
   } catch {
     return null;
   }
+}
+
+/**
+ * A URL that sits in running text — a mail, a post or a comment that mentions
+ * `http://localhost:8080/health` among words, often as a link the editor made of it — is a mention,
+ * not a fetch target: a server is sent somewhere by a parameter that *is* the URL (`url=`,
+ * `callback=`, `{"webhook": …}`), not by prose that names one. So a loopback or private host
+ * (suspicious only, severity 1) counts only outside running text; a metadata address, an evasive
+ * spelling or an infrastructure name (severity 2) counts anywhere. Running text: at least four words
+ * of letters before the URL, within the 200 characters that precede it.
+ */
+function inRunningText(value: string, urlStart: number): boolean {
+  const before = value.slice(Math.max(0, urlStart - 200), urlStart);
+  const words = before.match(/(?:^|[\s>])\p{L}{2,}[,.;:!?]?(?=\s)/gu);
+  return (words?.length ?? 0) >= 4;
 }
 
 /**
