@@ -64,6 +64,11 @@ export const webshellReasons = {
   high_entropy_literal: { 'zh-CN': '长且高熵的字符串常量', 'en-US': 'Long high-entropy string literal' },
   mostly_one_literal: { 'zh-CN': '文件几乎全部是一个字符串常量', 'en-US': 'The file is almost entirely one string literal' },
   shell_toolkit: { 'zh-CN': '具备木马常见功能组合（命令、文件管理、系统信息）', 'en-US': 'Combines typical web-shell features (commands, file manager, system facts)' },
+  file_manager_from_request: { 'zh-CN': '按请求指定的任意路径列目录、读取或修改文件（文件管理器）', 'en-US': 'Lists, reads or changes any path the request names (a file manager)' },
+  xpath_php_callback: { 'zh-CN': 'XPath/XSLT 可调用任意 PHP 函数（registerPHPFunctions）', 'en-US': 'XPath/XSLT may call any PHP function (registerPHPFunctions)' },
+  ld_preload_bypass: { 'zh-CN': '设置 LD_PRELOAD 后启动进程，绕过 disable_functions', 'en-US': 'Sets LD_PRELOAD and starts a process to get around disable_functions' },
+  sql_client_from_request: { 'zh-CN': '用请求提供的账号连接数据库并执行请求提供的 SQL', 'en-US': 'Connects to a database with request-supplied credentials and runs request-supplied SQL' },
+  interactive_shell: { 'zh-CN': '启动交互式命令解释器（sh/bash/cmd）', 'en-US': 'Starts an interactive command interpreter (sh/bash/cmd)' },
   // JSP, ASP, ASPX, images
   jsp_command_from_request: { 'zh-CN': 'JSP 用请求参数执行系统命令', 'en-US': 'JSP runs a system command from a request parameter' },
   jsp_class_loader: { 'zh-CN': 'JSP 解码并加载类字节（defineClass）', 'en-US': 'JSP decodes and loads class bytes (defineClass)' },
@@ -79,6 +84,9 @@ export const webshellReasons = {
   aspx_assembly_load: { 'zh-CN': 'ASPX 加载请求中解码的程序集', 'en-US': 'ASPX loads an assembly decoded from the request' },
   aspx_eval_request: { 'zh-CN': 'ASPX 执行请求内容（eval）', 'en-US': 'ASPX evaluates request content (eval)' },
   asp_file_manager: { 'zh-CN': 'ASP 按请求参数读写文件', 'en-US': 'ASP reads and writes files named by the request' },
+  iis_password_read: { 'zh-CN': '从 IIS 元数据库读取其他账户的密码', 'en-US': 'Reads another account\'s password from the IIS metabase' },
+  aspx_file_download: { 'zh-CN': 'ASP/ASPX 把请求指定路径的文件发送给访问者', 'en-US': 'ASP/ASPX sends the visitor any file whose path the request names' },
+  aspx_unchecked_upload: { 'zh-CN': 'ASP/ASPX 按上传时的文件名保存上传文件且不检查扩展名', 'en-US': 'ASP/ASPX saves an uploaded file under its own name without checking the extension' },
   asp_command: { 'zh-CN': 'ASP/ASPX 执行系统命令', 'en-US': 'ASP/ASPX runs a system command' },
   polyglot_image: { 'zh-CN': '图片文件中嵌入脚本代码', 'en-US': 'Script code hidden inside an image file' },
   // Why a file was not scanned

@@ -3,6 +3,7 @@
  * request says"; the bigger shells create WScript.Shell or start a process with request text, or
  * load an assembly that the request carries. A variable assigned from Request counts as request.
  */
+import { aspAdminSignals } from './asp-admin.ts';
 import { anyMatch, firstMatch, mentions, needsNormalizing, normalizeScript, signalAt, taintedNames } from './tokens.ts';
 import { type Signal, medium, strong, weak } from '../signals.ts';
 
@@ -112,5 +113,6 @@ function analyseAspText(text: string): Signal[] {
   else if (load && /\bSession\s*\[[^\]]{1,40}\]\s*=/i.test(text)) signals.push(signalAt(load, 'aspx_assembly_load', medium + 1));
   const files = fileManager.map((pattern) => firstMatch(text, pattern));
   if (files.every(Boolean) && input) signals.push(signalAt(files[0] as RegExpExecArray, 'asp_file_manager', medium + 1));
+  signals.push(...aspAdminSignals(text, input, fromInput));
   return signals;
 }

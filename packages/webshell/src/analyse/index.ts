@@ -6,6 +6,7 @@
 import type { FileScan } from '../file-scan.ts';
 import { findingsOfSignals, type Signal } from '../signals.ts';
 import { analyseAsp } from './asp.ts';
+import { iisMetabaseSignal } from './iis-metabase.ts';
 import { analyseJsp } from './jsp.ts';
 import { analysePhp } from './php/index.ts';
 import { isWorthParsing } from './php/worth.ts';
@@ -22,17 +23,19 @@ export function analyse(scan: FileScan, options: AnalyseOptions): FileScan {
   let signals: Signal[] = [];
   switch (scan.language) {
     case 'php': {
+      // Windows-only recon needs no request input, so it is read before the parse pre-check.
+      signals = iisMetabaseSignal(text);
       if (bytes.length > options.parserMaxBytes || !isWorthParsing(text)) break;
       const result = analysePhp(text, scan.deadline);
       if (!result.ok) {
         const reason = result.reason === 'timeout' ? 'unscanned_timeout' : result.reason === 'too_complex' ? 'unscanned_too_complex' : 'unscanned_error';
         return { ...scan, unscanned: { reason, detail: result.detail } };
       }
-      signals = result.signals;
+      signals = [...signals, ...result.signals];
       break;
     }
     case 'jsp': signals = analyseJsp(text); break;
-    case 'asp': case 'aspx': signals = analyseAsp(text); break;
+    case 'asp': case 'aspx': signals = [...analyseAsp(text), ...iisMetabaseSignal(text)]; break;
     case 'polyglot': signals = analysePolyglot(text); break;
     default: break;
   }

@@ -3,6 +3,7 @@
  * request and runs a command, defines classes from decoded bytes (the encrypted-channel shells),
  * calls methods by reflection or evaluates script text is a shell; each capability alone is weaker.
  */
+import { javaFeedsStdin, javaInterpreter } from './interactive.ts';
 import { anyMatch, firstMatch, mentions, signalAt, taintedNames } from './tokens.ts';
 import { type Signal, medium, strong } from '../signals.ts';
 
@@ -52,5 +53,11 @@ export function analyseJsp(raw: string): Signal[] {
     const content = sinkAt && [...text.matchAll(writeCall)].some((m) => fromInput(m[1] ?? '') || decodeBytes.test(m[1] ?? ''));
     if (sinkAt && content) signals.push(signalAt(sinkAt as RegExpExecArray, 'jsp_file_manager', medium + 1));
   }
+  const shell = firstMatch(text, javaInterpreter);
+  if (shell && javaFeedsStdin.test(text)) signals.push(signalAt(shell, 'interactive_shell', input ? strong : medium + 1));
+  // A SQL client: connects with a URL or credentials from the request and runs the request's SQL.
+  const connect = [...text.matchAll(/\bDriverManager\s*\.\s*getConnection\s*\(([^;]{1,200})/g)].find((m) => fromInput(m[1] ?? ''));
+  const sql = connect && [...text.matchAll(/\.\s*(?:execute(?:Query|Update)?|prepareStatement|addBatch)\s*\(([^;]{1,200})/g)].find((m) => fromInput(m[1] ?? ''));
+  if (sql) signals.push(signalAt(sql as RegExpExecArray, 'sql_client_from_request', medium + 1));
   return signals;
 }

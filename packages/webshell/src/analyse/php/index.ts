@@ -4,11 +4,16 @@
  */
 import { DeadlineExceeded } from './ast.ts';
 import { collectFacts } from './facts.ts';
+import { fileManagerSignal } from './file-manager.ts';
+import { formFieldNames } from './form-fields.ts';
+import { ldPreloadSignal } from './ld-preload.ts';
 import { literalSignals } from './literals.ts';
 import { parsePhp } from './parse.ts';
 import { findSinks } from './sinks.ts';
 import { Taint } from './taint.ts';
+import { sqlClientSignal } from './sql-client.ts';
 import { toolkitSignal } from './toolkit.ts';
+import { xpathCallbackSignal } from './xpath-callback.ts';
 import type { Signal } from '../../signals.ts';
 
 export type PhpAnalysis = { ok: true; signals: Signal[] } | { ok: false; reason: 'too_complex' | 'timeout' | 'error'; detail: string };
@@ -23,14 +28,14 @@ export function analysePhp(text: string, deadline: number, nesting = 0): PhpAnal
   if (Date.now() > deadline) return { ok: false, reason: 'timeout', detail: 'parse took the whole time budget' };
   try {
     const facts = collectFacts(parsed.program, deadline);
-    const taint = new Taint(facts, deadline);
+    const taint = new Taint(facts, deadline, nesting === 0 ? formFieldNames(text) : undefined);
     taint.run();
     const nested = nesting < maxNesting ? (code: string): Signal[] => {
       if (code.length > maxNestedBytes) return [];
       const inner = analysePhp(`<?php ${code.replace(/^\s*<\?(?:php)?/i, '')}`, deadline, nesting + 1);
       return inner.ok ? inner.signals : [];
     } : undefined;
-    return { ok: true, signals: [...findSinks({ facts, taint, text, ...(nested ? { nested } : {}) }), ...literalSignals(facts, text.length), ...toolkitSignal(text)] };
+    return { ok: true, signals: [...findSinks({ facts, taint, text, ...(nested ? { nested } : {}) }), ...literalSignals(facts, text.length), ...toolkitSignal(text), ...sqlClientSignal(facts, taint), ...fileManagerSignal(facts, taint), ...xpathCallbackSignal(text), ...ldPreloadSignal(text)] };
   } catch (error) {
     if (error instanceof DeadlineExceeded) return { ok: false, reason: 'timeout', detail: error.message };
     if (error instanceof RangeError) return { ok: false, reason: 'too_complex', detail: error.message };

@@ -148,6 +148,20 @@ export function findSinks({ facts, taint, text, nested }: SinkInput): Signal[] {
     return tail === node ? undefined : evaluateString(tail, scope, taint)?.value;
   }
 
+  /**
+   * `$f = 'system'` on one branch, `$f = 'passthru'` on another, then `$f($cmd)`: the page picks
+   * whichever command function is enabled. No single value, but one of the candidates is a command
+   * or code sink, and the argument is request input.
+   */
+  function judgeChosenSink(node: PhpNode, what: PhpNode, args: PhpNode[], scope: string): void {
+    const variable = what.kind === 'variable' && typeof what.name === 'string' ? what.name : undefined;
+    if (variable === undefined || !args.some((arg) => taint.of(arg, scope) & INPUT)) return;
+    const candidates = taint.valuesOf(scope, variable).slice(0, 32)
+      .map((value) => evaluateString(value, scope, taint)?.value.trim().replace(/^\\/, '').toLowerCase());
+    const sink = candidates.find((name) => name !== undefined && (commandSinks.has(name) || codeSinks.has(name)));
+    if (sink) at(node, commandSinks.has(sink) ? 'input_to_command' : 'input_to_code_exec', strong);
+  }
+
   function judgeCall(node: PhpNode, scope: string): void {
     const what = isNode(node.what) ? node.what : undefined;
     if (!what) return;
@@ -167,6 +181,7 @@ export function findSinks({ facts, taint, text, nested }: SinkInput): Signal[] {
         const flags = taint.of(what, scope);
         if (flags & INPUT) at(node, 'input_to_variable_function', strong);
         else if (flags & DECODED) at(node, 'decoded_to_call', strong);
+        else judgeChosenSink(node, what, args, scope);
         return;
       }
     }

@@ -42,8 +42,12 @@ export class Taint implements ConstantContext {
   private readonly tick: () => void;
   private readonly facts: Facts;
 
-  constructor(facts: Facts, deadline: number) {
+  /** Form fields of the page itself: a global of that name is request input (form-fields.ts). */
+  private readonly formFields: ReadonlySet<string>;
+
+  constructor(facts: Facts, deadline: number, formFields: ReadonlySet<string> = new Set()) {
     this.facts = facts;
+    this.formFields = formFields;
     this.tick = deadlineCheck(deadline);
     for (const [name, decls] of facts.functions) for (const decl of decls) this.scopeFunction.set(decl.scope, { name, params: decl.params });
     for (const site of facts.sites) {
@@ -158,17 +162,34 @@ export class Taint implements ConstantContext {
       }
       for (const { scope, node } of this.facts.sites) {
         if (node.kind !== 'call') continue;
-        const decls = this.facts.functions.get(this.calleeName(node) ?? '');
+        const target = this.parameterTarget(node);
+        const decls = this.facts.functions.get(target.name ?? '');
         if (!decls) continue;
         const args = argumentsOf(node);
         args.forEach((arg, index) => {
           const add = this.of(arg, scope);
           if (!add) return;
-          for (const decl of decls) { const param = decl.params[index]; if (param) raise(key(decl.scope, param), add); }
+          for (const decl of decls) {
+            // newInstanceArgs([a, b]): one array spread over every parameter.
+            for (const param of target.spread ? decl.params : [decl.params[index]]) if (param) raise(key(decl.scope, param), add);
+          }
         });
       }
       if (!changed) return;
     }
+  }
+
+  /**
+   * Whose parameters a call fills: its callee's, except that `ReflectionClass::newInstance(...)`
+   * runs a constructor and `$this(...)` runs `__invoke` (methods of every class share a name here,
+   * as everywhere in this pass).
+   */
+  private parameterTarget(call: PhpNode): { name: string | undefined; spread: boolean } {
+    const name = this.calleeName(call);
+    if (name === 'newinstance') return { name: '__construct', spread: false };
+    if (name === 'newinstanceargs') return { name: '__construct', spread: true };
+    if (name === undefined && variableName(call.what) === 'this') return { name: '__invoke', spread: false };
+    return { name, spread: false };
   }
 
   private calleeName(call: PhpNode): string | undefined {
@@ -197,6 +218,7 @@ export class Taint implements ConstantContext {
         if (superglobals.has(name)) return INPUT;
         if (name === '_SERVER') return 0; // only client-controlled keys, judged in offsetlookup
         if (name !== 'this' && this.openScopes.has(this.home(scope, name))) return INPUT;
+        if (this.formFields.has(name) && this.home(scope, name) === globalScope) return INPUT;
         const home = key(this.home(scope, name), name);
         return (this.flags.get(home) ?? 0) | (this.flags.get(`${home}[*]`) ?? 0);
       }

@@ -4,11 +4,14 @@
  * sinks.ts); the literal signals need a packed literal. A file with no source at all, or no sink of any kind (no eval, no
  * command, no callback-taking call, no include, no variable call, no write), can give no flow
  * signal, so parsing it would cost time and change no verdict. Signatures still run on every file.
+ * A form field counts as a source: register_globals pages read their fields as plain variables (form-fields.ts).
  *
  * Deliberately broad on each side (a false "worth it" costs a parse, a false "not worth it" a
  * detection), cheap in order: the source test fails on most files, and the sink test and the
  * packed-literal run only run when it has to.
  */
+import { hasFormField } from './form-fields.ts';
+
 /** Request input: superglobals are case-sensitive, so this half is too. */
 const clientKey = `(?:HTTP_|QUERY_STRING|REQUEST_URI|PATH_INFO|PHP_AUTH|argv)`;
 const input = new RegExp([
@@ -30,9 +33,12 @@ const sink = new RegExp([
     + '|call_user_func(?:_array)?|array_map|array_filter|array_walk(?:_recursive)?|u[ak]?sort|array_reduce|register_(?:shutdown|tick)_function'
     + '|forward_static_call(?:_array)?|iterator_apply|ob_start|set_(?:error|exception)_handler|preg_replace_callback|mb_ereg_replace_callback'
     + '|spl_autoload_register|header_register_callback|array_u?(?:intersect|diff)(?:_u?(?:assoc|key))?|extract|parse_str|file_put_contents|fwrite|fputs|move_uploaded_file|copy)\\s*\\(',
+  // file-manager paths (file-manager.ts) and SQL client calls (sql-client.ts), the latter only when called directly, not through a framework's object
+  '\\b(?:opendir|scandir|readfile|highlight_file|show_source|unlink|rmdir|chmod)\\s*\\(|\\bnew\\s+(?:Recursive)?DirectoryIterator\\b',
+  '\\b(?:mysqli?|pg|mssql|sqlsrv|sybase|ifx|odbc|ibase|sqlite)_(?:unbuffered_|db_|multi_|real_)?(?:query|exec)\\s*\\(|\\boci_?parse\\s*\\(',
   // includes but those of a literal path or under a constant directory (ABSPATH . 'x', __DIR__ . '/x'),
   // backticks around a variable, and calls of something that is not a plain name: $f(), $a['f'](), ('x')(), ${'x'}(), 'f'()
-  '\\b(?:include|require)(?:_once)?\\b\\s*\\(?\\s*(?![A-Z_][A-Z0-9_]*\\s*[.;)]|__DIR__|[\'"][^\'"$]*[\'"]\\s*\\)?\\s*;)', '`[^`]{0,200}\\$', 'new\\s+Reflection(?:Function|Method)\\b', '(?:\\$\\w+|[)\\]}]|[\'"]\\w+[\'"])\\s*\\(',
+  '\\b(?:include|require)(?:_once)?\\b\\s*\\(?\\s*(?![A-Z_][A-Z0-9_]*\\s*[.;)]|__DIR__|[\'"][^\'"$]*[\'"]\\s*\\)?\\s*;)', '`[^`]{0,200}\\$', 'new\\s+Reflection(?:Function|Method|Class)\\b', 'registerPHPFunctions', 'LD_PRELOAD', '(?:\\$\\w+|[)\\]}]|[\'"]\\w+[\'"])\\s*\\(',
 ].join('|'), 'i');
 
 /** Base64/hex alphabet, for the packed-literal test. */
@@ -72,4 +78,4 @@ const smallSink = /(?:\$\w+|[)\]}]|['"]\w+['"])\s*\(|\b(?:eval|assert|create_fun
 
 export const isWorthParsing = (text: string): boolean =>
   // A packed literal is worth a parse on its own: a file that is almost all one high-entropy literal scores without a sink.
-  hasPackedRun(text) || ((input.test(text) || source.test(text)) ? sink.test(text) : text.length <= smallFile && smallSink.test(text));
+  hasPackedRun(text) || ((input.test(text) || source.test(text) || hasFormField(text)) ? sink.test(text) : text.length <= smallFile && smallSink.test(text));
