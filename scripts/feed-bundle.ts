@@ -11,16 +11,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildBundle, generateFeedKeys, keyIdOf } from '../apps/agent/src/cloud/bundle.ts';
+import { option, required } from './cli-args.ts';
 
-function option(args: string[], name: string): string | undefined {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : undefined;
-}
-function required(args: string[], name: string): string {
-  const value = option(args, name);
-  if (value === undefined) throw new Error(`--${name} is required`);
-  return value;
-}
 
 function main(args: string[]): void {
   const [command, ...rest] = args;

@@ -41,6 +41,8 @@ if [ "$(id -u)" = 0 ]; then
     command -v nmap >/dev/null 2>&1 || need+=(nmap)
     # The audit's patch tests index a local apt repository they build (apt-ftparchive).
     command -v apt-ftparchive >/dev/null 2>&1 || need+=(apt-utils)
+    # The audit's checks and reinforcement run against a Debian 12 root it builds (packages/audit/tests/debootstrap-root.sh).
+    command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
     [ -x /usr/sbin/sshd ] || need+=(openssh-server)
     command -v sshpass >/dev/null 2>&1 || need+=(sshpass)
     [ -x /lib/systemd/systemd-journal-remote ] || need+=(systemd-journal-remote)

@@ -101,6 +101,9 @@ const entries: Entry[] = [
   { id: 'USB-1000', coverage: covered('modules.usb_storage') },
 ];
 
+/** Every Rampart check id the map names as covering a Lynis test (the bench's dry run checks they exist). */
+export const mappedCheckIds = (): string[] => [...new Set(entries.flatMap((e) => (e.coverage.kind === 'covered' ? e.coverage.checks : [])))];
+
 export function coverageOf(id: string, details: string, text = ''): Coverage {
   const candidates = entries.filter((e) => e.id === id);
   const hit = candidates.find((e) => e.match?.test(`${text} ${details}`)) ?? candidates.find((e) => !e.match);

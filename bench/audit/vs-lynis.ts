@@ -6,12 +6,13 @@
  * /var/log/lynis-report.dat to the Rampart checks that cover it, listing each one not covered
  * with the reason (out of scope, or not yet). Run by hand as root:
  *   node_modules/.bin/node bench/audit/vs-lynis.ts [--order rampart-first]
+ * `--dry` runs neither: it loads the catalogue and the Lynis map and checks every check the map names exists.
  * Both only read the system (Lynis writes its log and report under /var/log). Printed, not asserted.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { allChecks, runAudit, systemExecutor } from '../../packages/audit/src/index.ts';
-import { coverageOf } from './lynis-map.ts';
+import { coverageOf, mappedCheckIds } from './lynis-map.ts';
 
 const reportFile = '/var/log/lynis-report.dat';
 const rampartFirst = process.argv.includes('--order') && process.argv[process.argv.indexOf('--order') + 1] === 'rampart-first';
@@ -27,6 +28,13 @@ async function runRampart() {
   const started = performance.now();
   const { summary, facts } = await runAudit({ root: '/', exec: systemExecutor('/') });
   return { ms: performance.now() - started, summary, timings: facts.timings };
+}
+
+if (process.argv.includes('--dry')) {
+  const known = new Set(allChecks.map((check) => check.id));
+  const unknown = mappedCheckIds().filter((id) => !known.has(id));
+  console.log(`dry run: ${allChecks.length} checks in the catalogue; the Lynis map names ${mappedCheckIds().length}, unknown: ${unknown.length ? unknown.join(', ') : 'none'}`);
+  process.exit(unknown.length ? 1 : 0);
 }
 
 let lynisMs: number;

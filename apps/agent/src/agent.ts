@@ -42,6 +42,10 @@ import { CloudService, type CloudOptions } from './cloud/cloud-service.ts';
 import { cloudHandlers } from './cloud/cloud-handlers.ts';
 import { openGeoIp } from '@rampart/geoip';
 import { dashboardAreaOf, dynamicHandlers } from './dynamic/dynamic-handlers.ts';
+import { homeUpdateHandlers } from './home/home-update-handlers.ts';
+import { KernelUpdater } from './home/kernel-update.ts';
+import { VirlibUpdater } from './home/virlib-update.ts';
+import { ReleaseService, type ReleaseOptions } from './release/release-service.ts';
 
 export interface AgentExecutors {
   restartSoftware(): Promise<void>;
@@ -92,6 +96,8 @@ export interface AgentOptions {
   trojan?: TrojanOptions;
   /** Cloud protection (threat-intel feeds): its nft runner (default: the firewall's), clock and update timer. */
   cloud?: CloudOptions;
+  /** Rampart release checks and downloads (tests pretend an older running version). */
+  release?: ReleaseOptions;
 }
 
 export interface RunningAgent {
@@ -109,6 +115,7 @@ export interface RunningAgent {
   patch: PatchService;
   trojan: TrojanService;
   cloud: CloudService;
+  release: ReleaseService;
   close(): Promise<void>;
 }
 
@@ -129,7 +136,7 @@ function buildHandlers(
   options: AgentOptions,
   log: (line: string) => void,
   basic: ReturnType<typeof systemBasicHandlers>,
-): Omit<AgentHandlers, 'host.performance' | 'dynamic.overview' | 'dynamic.latest' | 'dynamic.connections'> {
+): Omit<AgentHandlers, 'host.performance' | 'dynamic.overview' | 'dynamic.latest' | 'dynamic.connections' | keyof ReturnType<typeof homeUpdateHandlers>> {
   return {
     ...logs.handlers(),
     ...basic,
@@ -220,10 +227,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   // Feeds never block the super whitelist: the firewall's list is read at each apply.
   const cloudNft = options.cloud?.nft !== undefined ? options.cloud.nft : options.firewall?.nft !== undefined ? options.firewall.nft : hostNft();
   const cloud = await CloudService.open(path.resolve(options.stateDir), (await store.list()).cloud === 1, sinks.event, log, () => firewall.lists.planned('super', Date.now()).map((entry) => entry.address), { now: options.logs?.now, ...options.cloud, nft: cloudNft });
+  const release = await ReleaseService.open(path.resolve(options.stateDir), options.release);
   const handlers: AgentHandlers = {
     ...buildHandlers(store, sampler, actions, logs, firewall, guard, account, processes, remote, audit, trojan, cloud, patch, options, log, systemBasicHandlers(protection, ntp)),
     'host.performance': async ({ period }) => perfHistory.series(period),
     ...dynamicHandlers(logs.store, areaOf, options.logs?.now ?? Date.now),
+    ...homeUpdateHandlers(new KernelUpdater(guard), new VirlibUpdater(cloud, trojan), release),
   };
   const sockets = new Set<net.Socket>();
 
@@ -302,10 +311,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       patch.close();
       await trojan.close();
       await cloud.close();
+      await release.close();
       await firewall.close();
       await logs.close();
     })();
     return closed;
   };
-  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, process: processes, remote, audit, patch, trojan, cloud, close };
+  return { socketPath, eventLog: logs, firewall, protection, ntp, guard, account, process: processes, remote, audit, patch, trojan, cloud, release, close };
 }

@@ -30,6 +30,7 @@ import { registerRoutes } from './routes/register.ts';
 import { infoRoutes } from './routes/info.ts';
 import { homeRoutes } from './routes/home.ts';
 import { homeWizardRoutes } from './routes/home-wizard.ts';
+import { homeUpdateRoutes } from './routes/home-update.ts';
 import { noticeRoutes } from './routes/notice.ts';
 import { logRoutes } from './routes/log.ts';
 import { photoRoutes } from './routes/photo.ts';
@@ -155,6 +156,7 @@ export async function buildConsole(options: ConsoleOptions): Promise<Console> {
       await api.register(infoRoutes(ctx, host));
       await api.register(homeRoutes(ctx, host, gatewayPaths));
       await api.register(homeWizardRoutes(ctx));
+      await api.register(homeUpdateRoutes(ctx));
       await api.register(noticeRoutes(ctx));
       await api.register(logRoutes(ctx));
       await api.register(photoRoutes(ctx));

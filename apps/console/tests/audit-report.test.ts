@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordedExecutor, type Executor } from '@rampart/audit';
@@ -21,6 +22,7 @@ let h: Harness;
 let token: string;
 let release: (() => void) | undefined;
 let apt: AptSandbox;
+let root: string;
 const recorded = recordedExecutor({ 'sshd -t': {}, systemctl: {} });
 /** While `release` is set, the next command waits: the run stays `running`. */
 const gated: Executor = async (command, args) => {
@@ -30,7 +32,7 @@ const gated: Executor = async (command, args) => {
 
 beforeAll(async () => {
   apt = makeAptSandbox([{ name: 'rp-gamma', suite: 'security' }]);
-  const root = makeRoot({
+  root = makeRoot({
     ...baseAccounts,
     '/etc/passwd': { mode: 0o644, text: `${(baseAccounts['/etc/passwd'] as { text: string }).text}toor:x:0:0::/root:/bin/bash\n` },
     '/etc/shadow': { mode: 0o640, text: `${(baseAccounts['/etc/shadow'] as { text: string }).text}toor:$y$j9T$ghi:19700:0:99999:7:::\n` },
@@ -158,6 +160,34 @@ describe('the audit report download', () => {
     const html = await get('/audit/report?format=html&lang=zh');
     expect(html.body).toContain('<section id="accounts"><h2>账号审计发现</h2>');
     expect(html.body).toContain('rp-gamma');
+  });
+
+  it('shows the account and process findings saved with each run, and says a run from before that saved none', async () => {
+    const report = async (runId: number, lang: 'en' | 'zh') => auditReportSchema.parse((await get(`/audit/report?run_id=${runId}&format=json&lang=${lang}`)).json());
+    const accounts = (r: AuditReport) => r.sections.find((s) => s.id === 'accounts');
+    const old = (await finish()).run!;
+    // Change the fact: the second uid 0 is now called zeta.
+    for (const file of ['etc/passwd', 'etc/shadow']) writeFileSync(join(root, file), readFileSync(join(root, file), 'utf8').replace(/^toor:/m, 'zeta:'));
+    expect((await magapi(h.app, 'POST', '/audit/start', { token })).body).toMatchObject({ code: 0, data: { started: true } });
+    const now = (await finish()).run!;
+    expect(now.id).toBeGreaterThan(old.id);
+    expect(accounts(await report(old.id, 'en'))).toMatchObject({ rows: [{ account: 'toor (uid 0)' }] });
+    expect(accounts(await report(now.id, 'en'))).toMatchObject({ rows: [{ account: 'zeta (uid 0)' }] });
+
+    // A run finished before runs saved their findings has none in the agent's store.
+    const db = new DatabaseSync(join(h.dir, 'agent', 'audit.db'));
+    db.prepare('UPDATE audit_runs SET inventory = NULL WHERE id = ?').run(old.id);
+    db.close();
+    for (const [lang, empty] of [
+      ['en', 'This audit ran before account and process findings were saved with each run'],
+      ['zh', '该次体检早于随体检保存账号与进程发现的版本'],
+    ] as const) {
+      const r = await report(old.id, lang);
+      for (const id of ['accounts', 'processes']) expect(r.sections.find((s) => s.id === id), id).toMatchObject({ rows: [], empty: expect.stringContaining(empty) });
+    }
+    const html = await get(`/audit/report?run_id=${old.id}&format=html&lang=zh`);
+    expect(html.body).toContain('该次体检早于随体检保存账号与进程发现的版本');
+    expect(html.body).not.toContain('zeta');
   });
 
   it('answers bad parameters with a clear 400 in both languages and an unknown run with a message', async () => {

@@ -11,6 +11,7 @@ import { bindLicence, findLicence, logActivation, moveLicence, type ActivationOu
 import { decideActivation, decideStatus, errorStatus, grantOf } from './rules.ts';
 import { RateLimiter, defaultRateLimit, type RateLimitOptions } from './rate-limiter.ts';
 import { clientKey } from './client-key.ts';
+import { registerReleases } from './releases.ts';
 
 export interface AuthorityOptions {
   db: LicenceDb;
@@ -19,6 +20,8 @@ export interface AuthorityOptions {
   rateLimit?: RateLimitOptions;
   /** Fastify logger settings; off by default so stdout stays clean for the ready line. */
   logger?: FastifyServerOptions['logger'];
+  /** Rampart releases served at /v1/releases/ (releases.ts); absent: none. */
+  releasesDir?: string;
 }
 
 /** Requests carry two short strings and a boolean; anything near this size is not a real client. */
@@ -98,6 +101,8 @@ export function buildAuthority(options: AuthorityOptions): FastifyInstance {
     const body: LicenceStatusResponse = { status: 'active', ...grantOf(decision.licence, device_id) };
     return reply.send(body);
   });
+
+  if (options.releasesDir) registerReleases(app, options.releasesDir);
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
 

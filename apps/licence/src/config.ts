@@ -9,6 +9,8 @@ export interface AuthorityConfig {
   /** 0 asks the system for any free port. */
   port: number;
   dbPath: string;
+  /** Rampart releases the authority serves (RAMPART_RELEASES_DIR, else ./var/licence/releases). */
+  releasesDir: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -25,5 +27,5 @@ export function authorityConfigFromEnv(env: Env = process.env): AuthorityConfig 
   if (!/^\d+$/.test(rawPort) || port > 65_535) {
     throw new RangeError(`RAMPART_LICENCE_PORT must be a port number from 0 to 65535, got '${rawPort}'`);
   }
-  return { host: env['RAMPART_LICENCE_HOST'] || defaultLicenceHost, port, dbPath: licenceDbPathFromEnv(env) };
+  return { host: env['RAMPART_LICENCE_HOST'] || defaultLicenceHost, port, dbPath: licenceDbPathFromEnv(env), releasesDir: resolve(env['RAMPART_RELEASES_DIR'] || './var/licence/releases') };
 }

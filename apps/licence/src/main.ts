@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const config = authorityConfigFromEnv();
   const db = openLicenceDb(config.dbPath);
   // Logs go to stderr: stdout carries only the ready line that supervisors and tests read.
-  const app = buildAuthority({ db, logger: { level: 'warn', stream: process.stderr } });
+  const app = buildAuthority({ db, logger: { level: 'warn', stream: process.stderr }, releasesDir: config.releasesDir });
 
   let closing = false;
   const shutdown = (signal: string): void => {

@@ -19,8 +19,10 @@ import { cloudAgentParams, cloudAgentResults } from './cloud-api.ts';
 import { auditAgentParams, auditAgentResults } from './audit-api.ts';
 import { auditInventoryAgentParams, auditInventoryAgentResults } from './audit-inventory.ts';
 import { auditPatchAgentParams, auditPatchAgentResults } from './audit-patch.ts';
+import { auditSnapshotAgentParams, auditSnapshotAgentResults } from './audit-snapshot.ts';
 import { dynamicAgentParams, dynamicAgentResults } from './dynamic.ts';
 import { performanceAgentParams, performanceAgentResults } from './home-wizard.ts';
+import { homeUpdateAgentParams, homeUpdateAgentResults } from './home-update.ts';
 
 /**
  * Calls on the agent's local socket. One JSON object per line each way:
@@ -74,8 +76,10 @@ export const agentParamSchemas = {
   ...auditAgentParams,
   ...auditInventoryAgentParams,
   ...auditPatchAgentParams,
+  ...auditSnapshotAgentParams,
   ...dynamicAgentParams,
   ...performanceAgentParams,
+  ...homeUpdateAgentParams,
 } as const;
 
 export type AgentMethod = keyof typeof agentParamSchemas;
@@ -138,8 +142,10 @@ export const agentResultSchemas = {
   ...auditAgentResults,
   ...auditInventoryAgentResults,
   ...auditPatchAgentResults,
+  ...auditSnapshotAgentResults,
   ...dynamicAgentResults,
   ...performanceAgentResults,
+  ...homeUpdateAgentResults,
 } satisfies Record<AgentMethod, z.ZodType>;
 export type AgentResult<M extends AgentMethod> = z.infer<(typeof agentResultSchemas)[M]>;
 

@@ -13,6 +13,7 @@ import { trojanMessages } from './messages/trojan.ts';
 import { cloudMessages } from './messages/cloud.ts';
 import { dynamicMessages } from './messages/dynamic.ts';
 import { homeWizardMessages } from './messages/home-wizard.ts';
+import { homeUpdateMessages } from './messages/home-update.ts';
 import { remoteMessages } from './messages/remote.ts';
 import { configBackupMessages } from './messages/config-backup.ts';
 import { shortcutsMessages } from './messages/shortcuts.ts';
@@ -179,6 +180,7 @@ const zh = {
   ...cloudMessages.zh,
   ...dynamicMessages.zh,
   ...homeWizardMessages.zh,
+  ...homeUpdateMessages.zh,
   ...remoteMessages.zh,
   ...configBackupMessages.zh,
   ...shortcutsMessages.zh,
@@ -343,6 +345,7 @@ const en: Record<MessageKey, string> = {
   ...cloudMessages.en,
   ...dynamicMessages.en,
   ...homeWizardMessages.en,
+  ...homeUpdateMessages.en,
   ...remoteMessages.en,
   ...configBackupMessages.en,
   ...shortcutsMessages.en,

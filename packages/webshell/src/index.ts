@@ -2,7 +2,7 @@
 export { scanFile, scanBytes, type ScanContext } from './scan-file.ts';
 export { scanTree, defaultTimeBudgetMs, type TreeScanOptions, type TreeScanSummary } from './scan-tree.ts';
 export { ScanPool, type PoolInit } from './pool.ts';
-export { builtinRuleSet, loadRuleSet, compileCustomRules, parseHashList, parseRuleHeader, builtinRulesDir, type RuleSet, type CustomRules } from './signatures.ts';
+export { builtinRuleSet, reloadBuiltinRuleSet, loadRuleSet, compileCustomRules, parseHashList, parseRuleHeader, builtinRulesDir, type RuleSet, type CustomRules } from './signatures.ts';
 export { classify, extensionOf, isImageMagic } from './classify.ts';
 export { readBounded } from './read.ts';
 export { walkTree } from './walk.ts';

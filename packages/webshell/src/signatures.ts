@@ -75,6 +75,12 @@ export function builtinRuleSet(): RuleSet {
   return cached;
 }
 
+/** Loads and compiles the built-in rule files again (the cloud library update); a set that fails to load throws and the one in use stays. */
+export function reloadBuiltinRuleSet(dir: URL | string = builtinRulesDir): RuleSet {
+  cached = loadRuleSet(dir);
+  return cached;
+}
+
 export type CustomRules = { ok: true; scanner: YaraX; ruleCount: number } | { ok: false; error: string };
 
 /** Compiles an administrator's rule text; on failure, the compiler's message (what the console shows). */

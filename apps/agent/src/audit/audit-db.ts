@@ -2,7 +2,7 @@ import { openSqlite, type Db } from '@rampart/sqlite';
 
 /**
  * The security audit's runs on disk (`<state>/audit.db`): the last 20 runs with their results, and
- * the last apply or revert of each reinforcement item. What can be reverted is the engine's journal
+ * the user and process findings each run saw, and the last apply or revert of each reinforcement item. What can be reverted is the engine's journal
  * (`<state>/audit-reinforce-journal.json`), not this file.
  */
 const migrations: readonly string[] = [
@@ -37,6 +37,8 @@ const migrations: readonly string[] = [
     at       INTEGER NOT NULL
   ) STRICT;
   `,
+  // The user and process findings as the run saw them (JSON, auditInventorySnapshotSchema); NULL for runs before this.
+  `ALTER TABLE audit_runs ADD COLUMN inventory TEXT;`,
 ];
 
 export function openAuditDb(path: string): Db {

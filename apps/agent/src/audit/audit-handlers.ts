@@ -15,6 +15,7 @@ export function auditHandlers(service: AuditService): Pick<AgentHandlers, AuditM
     'audit.start': async ({ account }) => service.start(account),
     'audit.results': async (query) => service.results(query),
     'audit.history': async ({ offset, limit }) => service.history(offset, limit),
+    'audit.run.inventory': async ({ run_id }) => service.inventory(run_id),
     'audit.reinforce.items': async () => ({ list: service.items() }),
     'audit.reinforce.apply': async ({ checkIds }) => service.apply(checkIds),
     'audit.reinforce.revert': async ({ checkIds }) => service.revert(checkIds),

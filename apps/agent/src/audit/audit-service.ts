@@ -13,6 +13,7 @@ import {
 import { withTransaction, type Db } from '@rampart/sqlite';
 import type {
   AuditCheckResult,
+  AuditInventorySnapshot,
   AuditLevel,
   AuditOutcome,
   AuditProgressView,
@@ -27,6 +28,7 @@ import type {
   ReinforceProgress,
 } from '@rampart/contracts';
 import { openAuditDb } from './audit-db.ts';
+import { takeInventorySnapshot } from './inventory-snapshot.ts';
 
 /**
  * The security audit in the agent (DESIGN.md: the agent owns audits). Readings:
@@ -194,16 +196,18 @@ export class AuditService {
       if (!this.#closed) this.db.prepare("UPDATE audit_runs SET status = 'failed', finished_at = ?, error = ? WHERE id = ?").run(this.#now(), message.slice(0, 500), runId);
       return;
     }
+    // The report of this run shows the account and process findings of this moment, not of its export.
+    const snapshot = this.#closed ? null : await takeInventorySnapshot(target, this.#now(), this.#options.log);
     // The agent stopped meanwhile: the row stays `running` and is marked interrupted at the next start.
-    if (this.#closed) return;
-    this.#store(runId, summary);
+    if (this.#closed || !snapshot) return;
+    this.#store(runId, summary, snapshot);
   }
 
-  #store(runId: number, summary: AuditSummary): void {
+  #store(runId: number, summary: AuditSummary, snapshot: AuditInventorySnapshot): void {
     withTransaction(this.db, () => {
       this.db
-        .prepare("UPDATE audit_runs SET status = 'finished', finished_at = ?, duration_ms = ?, score = ?, counts = ?, failed_by_level = ? WHERE id = ?")
-        .run(this.#now(), Math.round(summary.durationMs), summary.score, JSON.stringify(summary.counts), JSON.stringify(summary.failedByLevel), runId);
+        .prepare("UPDATE audit_runs SET status = 'finished', finished_at = ?, duration_ms = ?, score = ?, counts = ?, failed_by_level = ?, inventory = ? WHERE id = ?")
+        .run(this.#now(), Math.round(summary.durationMs), summary.score, JSON.stringify(summary.counts), JSON.stringify(summary.failedByLevel), JSON.stringify(snapshot), runId);
       const insert = this.db.prepare('INSERT INTO audit_results (run_id, seq, check_id, category, level, outcome, fixable, evidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       summary.results.forEach((r: AuditCheckResult, seq) => insert.run(runId, seq, r.id, r.category, r.level, r.outcome, r.fixable ? 1 : 0, JSON.stringify(r.evidence)));
       // Keep the newest runs only.
@@ -233,6 +237,13 @@ export class AuditService {
     const total = Number(this.db.prepare(`SELECT count(*) AS n FROM audit_results WHERE ${clause}`).get(...args)?.['n'] ?? 0);
     const rows = this.db.prepare(`SELECT * FROM audit_results WHERE ${clause} ORDER BY seq LIMIT ? OFFSET ?`).all(...args, query.limit, query.offset);
     return { run, total, list: rows.map(toResultRow).filter((r): r is AuditResultRow => r !== null) };
+  }
+
+  /** The account and process findings saved with a run; snapshot null for a run that has none (older, or unfinished). */
+  inventory(runId: number): { found: boolean; snapshot: AuditInventorySnapshot | null } {
+    const row = this.db.prepare('SELECT inventory FROM audit_runs WHERE id = ?').get(runId);
+    if (!row) return { found: false, snapshot: null };
+    return { found: true, snapshot: json<AuditInventorySnapshot>(row['inventory']) };
   }
 
   history(offset: number, limit: number): { total: number; list: AuditRun[] } {

@@ -14,6 +14,7 @@ import {
   runApt,
   type AptConfig,
   type AptFailure,
+  type PackageDownload,
   type PatchCandidate,
 } from '@rampart/audit';
 import type { Db } from '@rampart/sqlite';
@@ -30,7 +31,7 @@ import { openPatchDb, readState, writeState } from './patch-db.ts';
  *   the spec's "execution in progress, wait". Before a job starts, `apt-get check` probes dpkg's
  *   lock: another package manager holding it is refused with `audit_patch_locked`.
  * - Jobs run in the background; statuses move as apt reports (download `Get:` lines, APT::Status-Fd
- *   dlstatus/pmstatus/pmerror) and are settled from the facts when apt ends: a download is finished
+ *   dlstatus/pmstatus/pmerror; each package's own download percentage, DownloadTracker) and are settled from the facts when apt ends: a download is finished
  *   when its .deb is in apt's cache, an install when the package is no longer pending.
  * - The urgency (emergency level) and the changelog's release date are read from the downloaded
  *   .deb (no network call for changelogs).
@@ -256,11 +257,20 @@ export class PatchService {
     return { started: true, refused: null };
   }
 
-  #fetching = (targets: ReadonlySet<string>) => (pkg: string) => this.#set(new Set([pkg].filter((p) => targets.has(p))), () => ({ status: 'downloading', progress: 0 }));
-  #downloaded = (targets: ReadonlySet<string>) => (percent: number) => this.#set(targets, (item) => (item.status === 'downloading' ? { progress: percent } : null));
+  /** Each package's own download state: a fetched one shows finished while the others go on. */
+  #downloads = (targets: ReadonlySet<string>) => (packages: PackageDownload[]) => {
+    for (const p of packages) {
+      if (!targets.has(p.name)) continue;
+      this.#set(new Set([p.name]), (item) => {
+        // Once dpkg has it (install job), download news is late.
+        if (item.status !== 'waiting_download' && item.status !== 'downloading' && item.status !== 'download_finished') return null;
+        return p.state === 'finished' ? { status: 'download_finished', progress: 100 } : { status: 'downloading', progress: p.percent };
+      });
+    }
+  };
 
   async #downloadJob(apt: AptConfig, targets: ReadonlySet<string>, selection: string[] | null): Promise<void> {
-    const outcome = await downloadUpdates(apt, selection, { fetching: this.#fetching(targets), downloaded: this.#downloaded(targets) });
+    const outcome = await downloadUpdates(apt, selection, { downloads: this.#downloads(targets) });
     const failure = outcome.ok ? null : this.#reason('download', outcome);
     const { archives } = await aptDirs(apt);
     for (const item of this.#items.filter((i) => targets.has(i.name))) {
@@ -286,11 +296,11 @@ export class PatchService {
   async #installJob(apt: AptConfig, targets: ReadonlySet<string>, selection: string[] | null): Promise<void> {
     const errors = new Map<string, string>();
     const outcome = await installUpdates(apt, selection, {
-      fetching: this.#fetching(targets),
-      downloaded: this.#downloaded(targets),
+      downloads: this.#downloads(targets),
       installing: (pkg, percent) => {
         // dpkg has started: every download is done.
-        this.#set(targets, (item) => (item.status === 'downloading' || item.status === 'waiting_download' ? { status: 'waiting_install', progress: null } : null));
+        const fetched: readonly PatchStatus[] = ['downloading', 'waiting_download', 'download_finished'];
+        this.#set(targets, (item) => (fetched.includes(item.status) ? { status: 'waiting_install', progress: null } : null));
         if (targets.has(pkg) && !errors.has(pkg)) this.#set(new Set([pkg]), () => ({ status: 'installing', progress: percent }));
       },
       failed: (pkg, text) => {

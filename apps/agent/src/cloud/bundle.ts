@@ -35,6 +35,21 @@ export function generateFeedKeys(): { publicKey: string; privateKey: string } {
   return { publicKey: publicKey.export({ format: 'jwk' }).x ?? '', privateKey: jwk.d ?? '' };
 }
 
+/** ed25519 over `canonicalJson(value)`, base64: how feed manifests and release manifests are signed. */
+export function signCanonical(value: unknown, keys: { publicKey: string; privateKey: string }): string {
+  const key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x: keys.publicKey, d: keys.privateKey }, format: 'jwk' });
+  return sign(null, Buffer.from(canonicalJson(value), 'utf8'), key).toString('base64');
+}
+
+/** Whether `signature` (base64) is `publicKey`'s ed25519 signature over `canonicalJson(value)`; false on any malformed part. */
+export function verifyCanonical(value: unknown, publicKey: string, signature: string): boolean {
+  try {
+    return verify(null, Buffer.from(canonicalJson(value), 'utf8'), publicKeyObject(publicKey), Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
 /** Builds and signs a bundle from netset texts; counts and hashes are computed here. */
 export function buildBundle(
   meta: Omit<FeedManifest, 'counts' | 'sha256'>,
@@ -45,8 +60,7 @@ export function buildBundle(
   const v6 = parseNetset(netsets.v6, 6);
   if (v4.badLine !== null || v6.badLine !== null) throw new Error(`bad netset line: ${v4.badLine !== null ? `IPv4 line ${v4.badLine}` : `IPv6 line ${v6.badLine}`}`);
   const manifest: FeedManifest = { ...meta, counts: { v4: v4.entries.length, v6: v6.entries.length }, sha256: { v4: sha256Hex(netsets.v4), v6: sha256Hex(netsets.v6) } };
-  const key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x: keys.publicKey, d: keys.privateKey }, format: 'jwk' });
-  const value = sign(null, Buffer.from(canonicalJson(manifest), 'utf8'), key).toString('base64');
+  const value = signCanonical(manifest, keys);
   return { format: feedBundleFormat, manifest, netsets, signature: { alg: 'ed25519', key_id: keyIdOf(keys.publicKey), value } };
 }
 
@@ -81,13 +95,7 @@ export function checkBundle(text: string, trustedKeys: readonly string[], now: n
   const bundle = parsed.data;
   const key = trustedKeys.find((candidate) => keyIdOf(candidate) === bundle.signature.key_id);
   if (!key) return { refused: 'cloud_bundle_unknown_key', detail: bundle.signature.key_id };
-  let good = false;
-  try {
-    good = verify(null, Buffer.from(canonicalJson(bundle.manifest), 'utf8'), publicKeyObject(key), Buffer.from(bundle.signature.value, 'base64'));
-  } catch {
-    good = false;
-  }
-  if (!good) return { refused: 'cloud_bundle_bad_signature', detail: '' };
+  if (!verifyCanonical(bundle.manifest, key, bundle.signature.value)) return { refused: 'cloud_bundle_bad_signature', detail: '' };
   const entries = { v4: [] as string[], v6: [] as string[] };
   for (const fam of [4, 6] as const) {
     const name = fam === 4 ? 'v4' : 'v6';

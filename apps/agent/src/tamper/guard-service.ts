@@ -222,6 +222,35 @@ export class GuardService {
     await this.serial(() => this.#replan(true));
   }
 
+  /**
+   * The driver update (POST /home/update_kernel): the helper the agent started is stopped and
+   * started again (so it probes the kernel's mechanisms afresh), its hello awaited, and the rules
+   * resolved and applied again. A helper another supervisor runs (systemd) is left alone.
+   */
+  async restartHelper(helloTimeoutMs = 10_000): Promise<'restarted' | 'external' | 'not_started'> {
+    const child = this.#process;
+    if (!child || child.state === 'external') {
+      await this.changed();
+      return child ? 'external' : 'not_started';
+    }
+    await this.serial(async () => {
+      await child.stop();
+      this.#hello = null;
+    });
+    await child.start();
+    if (child.state === 'starting' || child.state === 'running') {
+      // The client reconnects on the child's start; its greeting re-plans (serialised).
+      for (const until = Date.now() + helloTimeoutMs; Date.now() < until && !(this.#client.connected && this.#hello); ) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await this.changed();
+    return child.state === 'running' || child.state === 'starting' ? 'restarted' : 'not_started';
+  }
+
+  /** The helper binary the agent starts (the driver update rebuilds it where its build step lies beside it). */
+  get helperBinary(): string {
+    return this.#options.helper.binary;
+  }
+
   async setEnabled(enabled: boolean): Promise<void> {
     await this.serial(async () => {
       this.#enabled = enabled;

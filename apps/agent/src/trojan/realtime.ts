@@ -14,6 +14,8 @@ export interface RealtimeConfig {
   customRuleText: string;
   customHashes: readonly string[];
   trusted: ReadonlySet<string>;
+  /** The built-in rule set's version: a reloaded set (the cloud library update) restarts the worker, which compiles it afresh. */
+  rulesVersion?: string;
 }
 
 /**
@@ -57,7 +59,7 @@ export class RealtimeScanner {
       await this.#closePool();
       return;
     }
-    const key = JSON.stringify([config.settings.sizeLimitKb, config.customRuleText, config.customHashes]);
+    const key = JSON.stringify([config.settings.sizeLimitKb, config.customRuleText, config.customHashes, config.rulesVersion ?? '']);
     if (!this.#pool || key !== this.#poolKey) {
       await this.#closePool();
       this.#pool = new ScanPool({

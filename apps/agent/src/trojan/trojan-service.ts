@@ -15,7 +15,7 @@ import {
   type WebshellFileResult,
 } from '@rampart/contracts';
 import type { Db } from '@rampart/sqlite';
-import { builtinRuleSet, bytesOfPath, compileCustomRules, parseHashList } from '@rampart/webshell';
+import { builtinRuleSet, bytesOfPath, compileCustomRules, parseHashList, reloadBuiltinRuleSet } from '@rampart/webshell';
 import type { DiscoveryCommands } from '../website/discovered-sites.ts';
 import { startCloseWriteWatch } from './close-write-watch.ts';
 import { DailySlot } from './daily-slot.ts';
@@ -81,6 +81,8 @@ export class TrojanService {
   #timer: NodeJS.Timeout | null = null;
   #lastSweepDay = -1;
   #ruleSetVersion: string | null = null;
+  /** Set when a reload brought another rule-set version: the watch's worker restarts to compile it. */
+  #reloadedVersion = '';
 
   private constructor(stateDir: string, enabled: boolean, event: EventSink, log: (line: string) => void, options: TrojanOptions) {
     this.now = options.now ?? Date.now;
@@ -140,7 +142,25 @@ export class TrojanService {
       customRuleText: library.rules,
       customHashes: customHashes(library.hashes),
       trusted: this.#trusted,
+      rulesVersion: this.#reloadedVersion,
     });
+  }
+
+  /**
+   * The cloud library update: the built-in rule files loaded and compiled again and the custom
+   * library compiled again; the watch's worker restarts with them when the version changed. A rule
+   * file that fails to load throws, and the set in use stays.
+   */
+  reloadRules(): { before: string; after: string; custom: { ok: true; rules: number; hashes: number } | { ok: false; error: string } } {
+    const before = this.#ruleSetVersion ?? builtinRuleSet().version;
+    const after = reloadBuiltinRuleSet().version;
+    this.#ruleSetVersion = after;
+    if (before !== after) this.#reloadedVersion = after;
+    const library = this.library();
+    const compiled = library.rules.trim() ? compileCustomRules(library.rules) : null;
+    if (before !== after) this.#watchLater();
+    if (compiled && !compiled.ok) return { before, after, custom: { ok: false, error: compiled.error } };
+    return { before, after, custom: { ok: true, rules: library.ruleCount, hashes: library.hashCount } };
   }
 
   /** The minute timer: the scheduled scan at its time of day, the daily quarantine sweep and result cap. */

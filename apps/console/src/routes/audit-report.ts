@@ -5,7 +5,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ConsoleContext } from '../context.ts';
 import { perm } from '../http/access.ts';
 import { failure } from '../http/reply.ts';
-import { inventoryFindings } from './audit-report-inventory.ts';
 
 const contentTypes = { html: 'text/html; charset=utf-8', json: 'application/json; charset=utf-8', pdf: 'application/pdf' } as const;
 /** The agent's largest page of results. */
@@ -14,7 +13,7 @@ const page = 200;
 /**
  * `GET /audit/report?run_id=&format=html|pdf|json&lang=zh|en`: a finished system audit as a file to
  * keep (permission `audit`, action `export`). The console builds it from the agent's read calls
- * (results, reinforcement items, the user and process findings as they are now, and the patch list
+ * (results, reinforcement items, the user and process findings saved with the run, and the patch list
  * when the caller also holds `audit_patch`): nothing privileged is new. No run_id is the latest finished run;
  * no lang is the caller's. A run that is missing or not finished, or a Chinese PDF without a CJK
  * font, is refused with a message (HTTP 200, code 2) and no file.
@@ -34,10 +33,12 @@ export const auditReportRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod =>
       results.push(...more.list);
     }
     const { list: reinforce } = await ctx.agent.call('audit.reinforce.items', {});
-    const { users, processes } = await inventoryFindings(ctx.agent);
+    // The account and process findings saved with the run: an old run's report shows what was true then.
+    const { snapshot } = await ctx.agent.call('audit.run.inventory', { run_id: run.id });
+    const inventory = snapshot ? { ...(snapshot.users ? { users: snapshot.users } : {}), ...(snapshot.processes ? { processes: snapshot.processes } : {}) } : { inventoryNotSaved: true };
     // The patch list is the `audit_patch` permission's to show: without it the report has no patch section.
     const patch = request.user && can(request.user.permissions, 'audit_patch', 'query') ? await ctx.agent.call('audit.patch.status', {}) : null;
-    const report = buildAuditReport({ run, results, reinforce, users, processes, patch, language, host: hostname(), now: ctx.now() });
+    const report = buildAuditReport({ run, results, reinforce, ...inventory, patch, language, host: hostname(), now: ctx.now() });
     let body: string | Buffer;
     if (format === 'json') body = `${JSON.stringify(report, null, 2)}\n`;
     else if (format === 'html') body = renderReportHtml(report);

@@ -1,5 +1,5 @@
 import {
-  basicModules, computeSystemStatus, emptyBodySchema, eventModuleNames, isModuleInBuild, moduleSwitchBodySchema, noQuerySchema, performanceQuerySchema, productVersion, restartQuerySchema,
+  basicModules, computeSystemStatus, emptyBodySchema, eventModuleNames, isModuleInBuild, moduleSwitchBodySchema, noQuerySchema, performanceQuerySchema, productVersion, restartQuerySchema, virlibVersionOf,
   type HomeIndex, type Language, type ModuleKey, type ModuleSwitchBody, type ModuleSwitchResult,
 } from '@rampart/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -27,20 +27,21 @@ export const homeRoutes = (ctx: ConsoleContext, host: HostFacts, gateway: Gatewa
   app.get('/home/index', { config: { access: perm('home', 'get') }, schema: { querystring: noQuerySchema } }, async (request) => {
     const modules = getModuleFlags(ctx.db);
     // Side by side: the host, the rates, protection and each engine that is on; none of them fails the page (agent away: said, not a 500).
-    const [facts, rates, protection, health, trojan] = await Promise.all([
+    const [facts, rates, protection, health, trojan, cloud] = await Promise.all([
       host(true),
       ctx.agent.call('host.rates', {}).catch(() => null),
       protectionStatus(ctx),
       gatherEngineHealth(ctx, gateway, modules),
-      // The "cloud library version": the web-shell rule set the agent scans with (no cloud feed in this build).
+      // The "cloud library version": the web-shell rule set the agent scans with and the threat-intel feeds (virlibVersionOf).
       ctx.agent.call('trojan.status', {}).catch(() => null),
+      ctx.agent.call('cloud.status', {}).catch(() => null),
     ]);
     const agent = facts ? 'connected' : 'unreachable';
     const index: HomeIndex = {
       protection,
       version: productVersion,
       expires_at: getRegistration(ctx.db)?.expires_at ?? null,
-      virlib_version: trojan?.ruleSetVersion || null,
+      virlib_version: virlibVersionOf(trojan?.ruleSetVersion, cloud?.feeds ?? []),
       host: facts,
       rates,
       modules,

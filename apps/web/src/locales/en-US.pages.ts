@@ -20,6 +20,7 @@ import { remoteEn } from './parts/remote.ts';
 import { cloudEn } from './parts/cloud.ts';
 import { dynamicEn } from './parts/dynamic.ts';
 import { wizardEn } from './parts/wizard.ts';
+import { homeUpdateEn } from './parts/home-update.ts';
 
 /**
  * English texts of the signed-in console's pages, loaded after sign-in (the sign-in page's JavaScript
@@ -49,6 +50,7 @@ const enUSPages = {
   cloud: cloudEn,
   dynamic: dynamicEn,
   wizard: wizardEn,
+  home_update: homeUpdateEn,
 } as const;
 
 export default enUSPages;

@@ -21,6 +21,7 @@ import { remoteZh } from './parts/remote.ts';
 import { cloudZh } from './parts/cloud.ts';
 import { dynamicZh } from './parts/dynamic.ts';
 import { wizardZh } from './parts/wizard.ts';
+import { homeUpdateZh } from './parts/home-update.ts';
 
 /** 登录后加载的控制台页面文本（登录页不带它们，issue 27）。键与 en-US.pages.ts 完全一致。 */
 const zhCNPages: PageTexts = {
@@ -47,6 +48,7 @@ const zhCNPages: PageTexts = {
   cloud: cloudZh,
   dynamic: dynamicZh,
   wizard: wizardZh,
+  home_update: homeUpdateZh,
 };
 
 export default zhCNPages;

@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { aptError, isLockFailure, parseChangelogHead, parseGetLine, parsePackageMeta, parseRelease, parseSimulate, parseStatusLine, releaseKeys, type PackageMeta, type PlannedUpgrade } from './apt-parse.ts';
+import { aptError, isLockFailure, parseChangelogHead, parsePackageMeta, parseRelease, parseSimulate, parseStatusLine, releaseKeys, type PackageMeta, type PlannedUpgrade } from './apt-parse.ts';
 import { runApt, type AptConfig } from './apt-run.ts';
+import { DownloadTracker, type PackageDownload } from './download-progress.ts';
 
 /** A pending update as a check finds it, before the agent gives it a status. */
 export interface PatchCandidate extends PlannedUpgrade, PackageMeta {
@@ -64,10 +65,8 @@ export async function checkUpdates(config: AptConfig): Promise<CheckOutcome> {
 }
 
 export interface JobEvents {
-  /** A package's download began. */
-  fetching?: (pkg: string) => void;
-  /** The whole download's percentage. */
-  downloaded?: (percent: number) => void;
+  /** Each package apt has started fetching, with its own state and percentage (download-progress.ts). */
+  downloads?: (packages: PackageDownload[]) => void;
   /** dpkg's progress on a package (the whole run's percentage). */
   installing?: (pkg: string, percent: number) => void;
   /** dpkg failed on a package. */
@@ -77,16 +76,16 @@ export interface JobEvents {
 export type JobOutcome = { ok: true } | ({ ok: false } & AptFailure);
 
 function hooks(events: JobEvents) {
+  const downloads = new DownloadTracker();
   return {
     onStdout: (line: string) => {
-      const pkg = parseGetLine(line);
-      if (pkg) events.fetching?.(pkg);
+      if (downloads.stdout(line)) events.downloads?.(downloads.packages());
     },
     onStatus: (line: string) => {
+      if (downloads.status(line)) events.downloads?.(downloads.packages());
       const status = parseStatusLine(line);
       if (!status) return;
-      if (status.kind === 'dlstatus') events.downloaded?.(status.percent);
-      else if (status.kind === 'pmstatus' && status.pkg !== 'dpkg-exec') events.installing?.(status.pkg, status.percent);
+      if (status.kind === 'pmstatus' && status.pkg !== 'dpkg-exec') events.installing?.(status.pkg, status.percent);
       else if (status.kind === 'pmerror') events.failed?.(status.pkg, status.message);
     },
   };

@@ -2,3 +2,4 @@ export { parseSimulate, parseStanzas, parsePackageMeta, parseStatusLine, parseGe
 export { patchLevel } from './level.ts';
 export { runApt, hostApt, type AptConfig, type AptRunResult } from './apt-run.ts';
 export { checkUpdates, downloadUpdates, installUpdates, aptDirs, debFileName, debChangelogHead, type PatchCandidate, type CheckOutcome, type JobOutcome, type JobEvents, type AptFailure } from './apt-jobs.ts';
+export { DownloadTracker, parseAptSize, type PackageDownload } from './download-progress.ts';

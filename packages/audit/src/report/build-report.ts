@@ -21,10 +21,12 @@ export interface ReportInput {
   results: readonly AuditResultRow[];
   /** The reinforcement items as they stand (audit.reinforce.items). */
   reinforce: readonly ReinforceItem[];
-  /** The accounts with findings (audit.users.list, findings only); absent: no such section. */
+  /** The accounts with findings saved with the run (audit.run.inventory); absent: no such section. */
   users?: readonly AuditUser[];
-  /** The processes with findings (audit.processes.list, findings only); absent: no such section. */
+  /** The processes with findings saved with the run (audit.run.inventory); absent: no such section. */
   processes?: readonly AuditProcess[];
+  /** The run saved no account and process findings (it is older than that): their sections say so. */
+  inventoryNotSaved?: boolean;
   /** The patch tab's state (audit.patch.status); absent or unavailable: no such section. */
   patch?: PatchState | null;
   language: Language;

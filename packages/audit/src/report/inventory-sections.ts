@@ -7,7 +7,8 @@ import { inventoryReportLabels } from './inventory-labels.ts';
  * The report's sections for the user, process and patch tabs: one table row per finding (worst
  * first), and the patch list with levels and status. Each is left out (null) when the console had
  * nothing to give (an agent without an audit root or without apt), so a report never claims a tab
- * was looked at when it was not.
+ * was looked at when it was not. The user and process rows are those saved with the run; a run
+ * from before runs saved them says so instead of showing today's.
  */
 
 const worstFirst = <T extends { level: AuditLevel }>(rows: readonly T[]) => [...rows].sort((a, b) => levelWeights[b.level] - levelWeights[a.level]);
@@ -15,8 +16,9 @@ const worstFirst = <T extends { level: AuditLevel }>(rows: readonly T[]) => [...
 const patchWeight: Record<PatchLevel, number> = { emergency: 3, important: 2, optional: 1 };
 
 export function accountSection(input: ReportInput): AuditReportSection | null {
-  if (!input.users) return null;
   const l = inventoryReportLabels[input.language];
+  if (input.inventoryNotSaved) return { kind: 'table', id: 'accounts', title: l.section.accounts, empty: l.section.not_saved, columns: [], rows: [] };
+  if (!input.users) return null;
   const found = input.users.flatMap((user: AuditUser) => user.findings.map((f) => ({ user, ...f })));
   return {
     kind: 'table', id: 'accounts', title: l.section.accounts, empty: l.section.accounts_empty,
@@ -26,8 +28,9 @@ export function accountSection(input: ReportInput): AuditReportSection | null {
 }
 
 export function processSection(input: ReportInput): AuditReportSection | null {
-  if (!input.processes) return null;
   const l = inventoryReportLabels[input.language];
+  if (input.inventoryNotSaved) return { kind: 'table', id: 'processes', title: l.section.processes, empty: l.section.not_saved, columns: [], rows: [] };
+  if (!input.processes) return null;
   const found = input.processes.flatMap((proc: AuditProcess) => proc.findings.map((f) => ({ proc, ...f })));
   return {
     kind: 'table', id: 'processes', title: l.section.processes, empty: l.section.processes_empty,

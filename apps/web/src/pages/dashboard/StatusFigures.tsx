@@ -3,6 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { HomeIndex, KernelStatus, ModuleIssue, ModuleKey } from '@rampart/contracts';
 import { formatDate } from '../../utils/format.ts';
 import { Figure } from './Figure.tsx';
+import { KernelUpdateButton } from './update/KernelUpdateButton.tsx';
+import { ReleaseUpdateButton } from './update/ReleaseUpdate.tsx';
+import { VirlibUpdateButton } from './update/VirlibUpdateButton.tsx';
 
 /** The headline: the protection mode when it is not on, else the computed level. */
 function StatusHeadline({ home }: { home: HomeIndex }) {
@@ -57,6 +60,7 @@ function KernelText({ kernel }: { kernel: KernelStatus }) {
           {t(`kernel_cause.${cause}`, { defaultValue: cause })}
         </Typography.Text>
       ))}
+      <KernelUpdateButton />
     </Space>
   );
 }
@@ -78,7 +82,7 @@ export function StatusFigures({ home, connected }: { home: HomeIndex; connected:
         </Figure>
       </Col>
       <Col xs={24} sm={12} xl={8}>
-        <Figure label={t('dashboard.version')} testid="dash-version">
+        <Figure label={t('dashboard.version')} testid="dash-version" extra={<ReleaseUpdateButton />}>
           {home.version}
         </Figure>
       </Col>
@@ -88,7 +92,7 @@ export function StatusFigures({ home, connected }: { home: HomeIndex; connected:
         </Figure>
       </Col>
       <Col xs={24} sm={12} xl={8}>
-        <Figure label={t('dashboard.virlib')} testid="dash-virlib">
+        <Figure label={t('dashboard.virlib')} testid="dash-virlib" extra={connected ? <VirlibUpdateButton /> : null}>
           {home.virlib_version ?? t('dashboard.virlib_missing')}
         </Figure>
       </Col>
