@@ -109,6 +109,23 @@ describe('the policy in the gateway file', () => {
     expect(gatewayFile().policy!.common_areas.map((a) => a.members)).toEqual([['JP', 'CN-BJ'], ['US']]);
   });
 
+  it('carries the trojan custom library, pushed by its route; a refused library changes nothing; cleared, the key is gone', async () => {
+    const reloads = () => fake.lines.filter((l) => l === 'reload').length;
+    expect(gatewayFile().policy!.custom_library).toBeUndefined();
+    const before = reloads();
+    const library = { rules: 'rule acme { strings: $a = "ACME-7731" condition: $a }', hashes: [`${'ab'.repeat(32)} # host 12`] };
+    expect((await call('POST', '/trojan/library', { library })).body.code).toBe(0);
+    // The agent's library as stored, without waiting for the periodic check.
+    expect(gatewayFile().policy!.custom_library).toEqual(library);
+    expect(reloads()).toBe(before + 1);
+    expect((await call('POST', '/trojan/library', { library: { rules: 'rule broken {', hashes: [] } })).body.code).not.toBe(0);
+    expect(gatewayFile().policy!.custom_library).toEqual(library);
+    expect(reloads()).toBe(before + 1);
+    expect((await call('POST', '/trojan/library', { library: { rules: '', hashes: [] } })).body.code).toBe(0);
+    expect(gatewayFile().policy!.custom_library).toBeUndefined();
+    expect(reloads()).toBe(before + 2);
+  });
+
   it('rewrites only the timed lists without a reload when only they moved', async () => {
     const reloads = fake.lines.filter((l) => l === 'reload').length;
     h.console.ctx.db.prepare("INSERT INTO website_timed (list, ip, reason, detail, created_at, expires_at) VALUES ('intercept', '192.0.2.9', 'cc', '', ?, ?)").run(h.clock.now, h.clock.now + 60_000);

@@ -114,4 +114,28 @@ describe('a change that affects the gateway reaches it at once', () => {
     await timeUntil(() => call('POST', '/website/lists', { ...defaultWebsiteSettings.lists, url_white: { enabled: true, entries: ['/search'] } }), 200);
     await timeUntil(() => call('POST', '/website/lists', defaultWebsiteSettings.lists), 403);
   }, 60_000);
+
+  it('the trojan custom library saved in the trojan page reaches the upload scan, and clearing it lets the file through', async () => {
+    // Harmless text to the built-in rules and the analysis: only the administrator's rule flags it.
+    const boundary = '----pushLibrary';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\nQuarterly notes: ACME-IMPLANT-7731 seen on host 12.\r\n--${boundary}--\r\n`;
+    const upload = async () => {
+      const res = await fetch(`http://127.0.0.1:${listenPort}/upload`, { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, connection: 'close' } });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const until = async (expected: number) => {
+      const started = performance.now();
+      while ((await upload()) !== expected) {
+        if (performance.now() - started > 6 * oldTickMs) throw new Error(`the upload never got ${expected}; gateway stderr: ${gateway.stderr()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    expect(await upload()).toBe(200);
+    const rules = 'rule acme_implant {\n  strings:\n    $a = "ACME-IMPLANT-7731"\n  condition:\n    $a\n}\n';
+    expect((await call('POST', '/trojan/library', { library: { rules, hashes: [] } })).body.code).toBe(0);
+    await until(403);
+    expect((await call('POST', '/trojan/library', { library: { rules: '', hashes: [] } })).body.code).toBe(0);
+    await until(200);
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ import { createRequestHandler, createUpgradeHandler, type ProxyContext } from '.
 import { nameMatches, hostName } from './site-router.ts';
 import { planListeners, type ListenerPlan } from './site-runtime.ts';
 import { answerClientError } from './unparseable-request.ts';
+import { sharedUploadScanner } from './upload-scan.ts';
 
 /** How often Node checks header and request timeouts (its default, 30 s, would let a slowloris linger). */
 const checkEveryMs = 500;
@@ -25,6 +26,8 @@ export interface GatewayServersOptions {
   workerTag?: string;
   /** Shared state and lookups (cluster-wide in a worker); default: one process's own. */
   services?: WorkerServices;
+  /** The process's log (a cluster worker's goes to the primary's). */
+  log?: (message: string) => void;
 }
 
 /**
@@ -37,8 +40,10 @@ export class GatewayServers {
   private ctx: ProxyContext;
   /** The services this object made itself (no cluster): it loads the policy's timed lists into them. */
   private ownServices: ReturnType<typeof createLocalServices> | undefined;
+  private readonly log: (message: string) => void;
 
   constructor(options: GatewayServersOptions) {
+    this.log = options.log ?? (() => {});
     if (!options.services) this.ownServices = createLocalServices();
     this.ctx = {
       inspector: options.inspector,
@@ -73,6 +78,8 @@ export class GatewayServers {
     // In a cluster the primary owns the timed lists and tells the workers; alone, the file's lists
     // (the console's copy at the time it wrote the file) are where this process starts from.
     if (config.policy && this.ownServices) this.ownServices.replaceTimed(config.policy.timed);
+    // The upload scan's custom library (upload-scan.ts): a changed one is compiled by a fresh scan thread.
+    sharedUploadScanner().useLibrary(config.policy?.custom_library ?? null, this.log);
     const wanted = new Set(plans.map((p) => p.key));
     for (const plan of plans) {
       const existing = this.listeners.get(plan.key);

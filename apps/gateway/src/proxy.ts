@@ -209,7 +209,7 @@ export function createRequestHandler(getSites: () => readonly SiteRuntime[], ctx
       if (streamed && verdict.action === 'forward' && !verdict.trusted) tail = { streamed, judge: (more) => judgeAgain(rt, req, more, verdict.record !== null) };
       // The web-shell scan of the upload's files (upload-scan.ts): a whole body now, a streaming one on the way.
       const scanner = sharedUploadScanner();
-      const reader = verdict.action === 'forward' && !verdict.trusted && (!ended || head.length > 0) && uploadScanOn(rt) ? uploadReaderFor(request, scanner.limits.maxFileBytes) : null;
+      const reader = verdict.action === 'forward' && !verdict.trusted && (!ended || head.length > 0) && uploadScanOn(rt) ? uploadReaderFor(request, scanner.limits.maxFileBytes, ended) : null;
       if (reader !== null) {
         const refuse = (flagged: FlaggedUpload) => settle(ctx, rt, req, request, { action: 'block', decision: flaggedDecision(flagged), facts: verdict.facts }) ?? renderProxyError(403, 'The upload is refused.');
         if (!ended) {

@@ -28,15 +28,26 @@
  * and media upload APIs) is one file, named by its Content-Disposition or
  * the URL's last segment (RawUpload): a PUT of `/uploads/x.php` is scanned as `x.php`.
  *
- * Not here: the administrator's custom YARA library and hash list (they live in the agent's
- * scanner; uploads get the built-in rules and the analysis), compressed (Content-Encoding) bodies,
- * base64 Content-Transfer-Encoding parts (origins do not decode either; the WAF engine flags the
- * latter) and files carried inside JSON or form fields (base64 strings an application decodes).
+ * The administrator's custom library (the trojan module's YARA rules and SHA-256 list, stored by
+ * the agent) comes with the configuration (policy.custom_library, written by the console, which
+ * pushes it at once when the library is saved): the scan thread compiles it once when it starts, a
+ * changed library retires the thread (useLibrary), and one that does not compile leaves the built-in
+ * rules scanning and is logged once.
+ *
+ * Files carried inside form or JSON fields as base64 (a `{"file":"<base64>","name":"x.php"}` or a
+ * `data:` URL an application decodes and writes) are scanned as uploads too (embedded-files.ts):
+ * multipart text fields as they stream, JSON and urlencoded bodies that ended within the window;
+ * only values that decode to script or a polyglot image reach the engine, at most a few per request.
+ *
+ * Not here: compressed (Content-Encoding) bodies, base64 Content-Transfer-Encoding parts (origins do
+ * not decode either; the WAF engine flags the latter), JSON or urlencoded bodies longer than the
+ * window (they stream unread), base64 nested twice or in other encodings (hex, gzip then base64).
  */
 import { Worker } from 'node:worker_threads';
-import { isFlaggedRisk, type WebshellFileResult } from '@rampart/contracts';
+import { isFlaggedRisk, type TrojanLibrary, type WebshellFileResult } from '@rampart/contracts';
 import { dispositionParam, extendedParam, headerValue, type Decision, type WafRequest } from '@rampart/waf';
 import type { RenderedResponse } from './block-response.ts';
+import { CarriedFormFields, carriedFiles, jsonFields, maxBodyBytes, maxTextPartBytes, urlencodedFields } from './embedded-files.ts';
 import type { ScanAnswer, ScanJob, ScanWorkerInit } from './upload-scan-protocol.ts';
 import { uploadRefused } from './upload-tail.ts';
 
@@ -60,18 +71,26 @@ export interface UploadedFile {
   fileName: string;
   size: number;
   bytes: Buffer | null;
+  /** Decoded out of a form or JSON field (embedded-files.ts): scanned only if the engine classifies it as script or a polyglot image. */
+  embedded?: true;
 }
 
 /** A part's headers are read up to this many bytes (browsers send a few hundred). */
 const maxHeadBytes = 16 * 1024;
 
-/** The field and file name of a part's headers (latin1 text); null for a part that is no file. */
-function fileOfHead(head: string): { field: string; fileName: string } | null {
+/** A part's Content-Disposition value (latin1 text; '' when it has none). */
+function dispositionOf(head: string): string {
   let disposition = '';
   for (const line of head.split(/\r?\n/)) {
     const colon = line.indexOf(':');
     if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === 'content-disposition') disposition = line.slice(colon + 1);
   }
+  return disposition;
+}
+
+/** The field and file name of a part's headers (latin1 text); null for a part that is no file. */
+function fileOfHead(head: string): { field: string; fileName: string } | null {
+  const disposition = dispositionOf(head);
   // Both readings are latin1 bytes (the WAF's multipart reader's), turned into UTF-8 text here.
   const plain = dispositionParam(disposition, 'filename');
   const extended = extendedParam(disposition, 'filename');
@@ -104,13 +123,16 @@ export class UploadFiles implements UploadReader {
   private readonly next: Buffer;
   private pending: Buffer = Buffer.alloc(0);
   private state: State = 'preamble';
-  private current: { field: string; fileName: string; chunks: Buffer[]; size: number; over: boolean } | null = null;
+  /** `text`: a text field, read for a file carried in base64 (embedded-files.ts) when `carried` is given. */
+  private current: { field: string; fileName: string; chunks: Buffer[]; size: number; over: boolean; text?: true } | null = null;
   private readonly maxFileBytes: number;
+  private readonly carried: CarriedFormFields | null;
 
-  constructor(boundary: string, maxFileBytes: number) {
+  constructor(boundary: string, maxFileBytes: number, carried = false) {
     this.open = Buffer.from('--' + boundary, 'latin1');
     this.next = Buffer.from('\n--' + boundary, 'latin1');
     this.maxFileBytes = maxFileBytes;
+    this.carried = carried ? new CarriedFormFields(maxFileBytes) : null;
   }
 
   /** Reads the next bytes of the body; returns the files whose part ended in them. */
@@ -125,10 +147,15 @@ export class UploadFiles implements UploadReader {
 
   /** The body ended: a file part it cut (no delimiter after it) is scanned as it came. */
   end(): UploadedFile[] {
-    if (this.state !== 'file' || !this.current) return [];
-    this.take(this.pending);
-    this.pending = Buffer.alloc(0);
-    return [this.finish()];
+    const files: UploadedFile[] = [];
+    if (this.state === 'file' && this.current) {
+      this.take(this.pending);
+      this.pending = Buffer.alloc(0);
+      const last = this.finish();
+      if (last) files.push(last);
+    }
+    // Files carried in text fields: named only now, as a name field may follow the file's.
+    return this.carried ? [...files, ...this.carried.files()] : files;
   }
 
   /** One move of the state machine; false when it needs more bytes. */
@@ -166,10 +193,15 @@ export class UploadFiles implements UploadReader {
           this.state = 'skip';
           return true;
         }
-        const file = fileOfHead(p.toString('latin1', 0, end));
+        const headText = p.toString('latin1', 0, end);
+        const file = fileOfHead(headText);
         this.pending = p.subarray(end + (end === crlf ? 4 : 2));
         if (file) {
           this.current = { ...file, chunks: [], size: 0, over: false };
+          this.state = 'file';
+        } else if (this.carried) {
+          const field = Buffer.from(dispositionParam(dispositionOf(headText), 'name') ?? '', 'latin1').toString('utf8');
+          this.current = { field, fileName: '', chunks: [], size: 0, over: false, text: true };
           this.state = 'file';
         } else this.state = 'skip';
         return true;
@@ -188,7 +220,8 @@ export class UploadFiles implements UploadReader {
         }
         if (this.state === 'file') {
           this.take(p.subarray(0, at > 0 && p[at - 1] === 0x0d ? at - 1 : at));
-          done.push(this.finish());
+          const file = this.finish();
+          if (file) done.push(file);
         }
         this.pending = p.subarray(at + this.next.length);
         this.state = 'delimiter';
@@ -207,7 +240,7 @@ export class UploadFiles implements UploadReader {
     if (!file || bytes.length === 0) return;
     file.size += bytes.length;
     if (file.over) return;
-    if (file.size > this.maxFileBytes) {
+    if (file.size > (file.text ? maxTextPartBytes(this.maxFileBytes) : this.maxFileBytes)) {
       file.over = true;
       file.chunks = [];
       return;
@@ -216,10 +249,16 @@ export class UploadFiles implements UploadReader {
     file.chunks.push(Buffer.from(bytes));
   }
 
-  private finish(): UploadedFile {
+  /** The part that ended: a file, or null for a text field (handed to `carried`). */
+  private finish(): UploadedFile | null {
     const file = this.current!;
     this.current = null;
-    return { field: file.field, fileName: file.fileName, size: file.size, bytes: file.over ? null : Buffer.concat(file.chunks) };
+    const bytes = file.over ? null : Buffer.concat(file.chunks);
+    if (file.text) {
+      this.carried?.add(file.field, bytes);
+      return null;
+    }
+    return { field: file.field, fileName: file.fileName, size: file.size, bytes };
   }
 }
 
@@ -260,6 +299,46 @@ export class RawUpload implements UploadReader {
   }
 }
 
+/** JSON and urlencoded bodies: read for files carried in their fields as base64 (embedded-files.ts). */
+const jsonType = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+const formType = /^\s*application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+/** A JSON or urlencoded body, kept up to `maxBodyBytes` and read for carried files when it ends. */
+export class CarriedFieldsReader implements UploadReader {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private readonly kind: 'json' | 'form';
+  private readonly maxFileBytes: number;
+
+  constructor(kind: 'json' | 'form', maxFileBytes: number) {
+    this.kind = kind;
+    this.maxFileBytes = maxFileBytes;
+  }
+
+  push(chunk: Uint8Array): UploadedFile[] {
+    this.size += chunk.length;
+    if (this.size > maxBodyBytes) this.chunks = [];
+    // Copied: the chunk's memory belongs to the stream and goes upstream.
+    else if (chunk.length > 0) this.chunks.push(Buffer.from(chunk));
+    return [];
+  }
+
+  end(): UploadedFile[] {
+    if (this.size > maxBodyBytes) return [];
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    this.chunks = [];
+    // Most bodies hold no long base64 run at all: not parsed a second time (the WAF engine parsed them).
+    if (!/[A-Za-z0-9+/%_-]{64}/.test(text)) return [];
+    return carriedFiles(this.kind === 'json' ? jsonFields(text) : urlencodedFields(text), this.maxFileBytes);
+  }
+}
+
+/** The reader of a JSON or urlencoded body's carried files, or null for any other type. */
+export function carriedReaderFor(contentType: string, maxFileBytes: number): (() => UploadReader) | null {
+  const kind = jsonType.test(contentType) ? 'json' : formType.test(contentType) ? 'form' : null;
+  return kind ? () => new CarriedFieldsReader(kind, maxFileBytes) : null;
+}
+
 /**
  * Bodies of a POST or PATCH read as a file: a script or image type, as a client names a file it
  * sends (WordPress's REST media upload sends image/*). Not application/octet-stream: streaming
@@ -294,16 +373,18 @@ function rawUploadName(request: WafRequest): string {
 
 /**
  * How this request's uploaded files are read, or null when it carries none the scan can read: a
- * multipart form's file parts; a PUT's body, or a body sent as a file type (rawFileType), as one
- * file. A compressed body is not read (origins do not decode it either).
+ * multipart form's file parts and the files its text fields carry in base64; a PUT's body, or a body
+ * sent as a file type (rawFileType), as one file; a JSON or urlencoded body's carried files, only
+ * when `wholeBody` (it ended within the window the gateway reads: a longer one streams unread). A
+ * compressed body is not read (origins do not decode it either).
  */
-export function uploadReaderFor(request: WafRequest, maxFileBytes: number): (() => UploadReader) | null {
+export function uploadReaderFor(request: WafRequest, maxFileBytes: number, wholeBody = false): (() => UploadReader) | null {
   if (headerValue(request, 'content-encoding') !== null) return null;
   const boundary = uploadBoundary(request);
-  if (boundary !== null) return () => new UploadFiles(boundary, maxFileBytes);
+  if (boundary !== null) return () => new UploadFiles(boundary, maxFileBytes, true);
   const type = headerValue(request, 'content-type') ?? '';
   if (/^\s*multipart\//i.test(type)) return null;
-  if (request.method.toUpperCase() !== 'PUT' && !rawFileType.test(type)) return null;
+  if (request.method.toUpperCase() !== 'PUT' && !rawFileType.test(type)) return wholeBody ? carriedReaderFor(type, maxFileBytes) : null;
   // A body announced over the cap would not be scanned: not read at all (no copy, no scan thread).
   const length = Number(headerValue(request, 'content-length') ?? NaN);
   if (length > maxFileBytes) return null;
@@ -347,6 +428,14 @@ export class UploadScanner {
   /** When a thread last died before it was ready (the engine failed to load): no new one for a while. */
   private brokenAt = 0;
   private idleTimer: NodeJS.Timeout | null = null;
+  /** The configuration's custom library, handed to each thread it starts; its key tells a change. */
+  private library: TrojanLibrary | null = null;
+  private libraryKey = '';
+  /** The thread was started with another library: replaced before its next file. */
+  private stale = false;
+  /** The library whose compile failure was already logged (once per library, not per thread). */
+  private reportedKey: string | null = null;
+  private log: (message: string) => void = () => {};
   readonly limits: UploadScanLimits;
 
   constructor(limits: UploadScanLimits = defaultUploadScanLimits) {
@@ -358,14 +447,32 @@ export class UploadScanner {
     if (!this.worker && !this.closed && !this.broken()) this.spawn();
   }
 
+  /**
+   * The custom library of the configuration just applied (policy.custom_library; null: none). A
+   * changed one retires the thread, so the next file is scanned by a thread that compiled it; an
+   * unchanged one (every reload carries it) keeps the thread. `log` reports a library the thread
+   * could not compile, once.
+   */
+  useLibrary(library: TrojanLibrary | null, log?: (message: string) => void): void {
+    if (log) this.log = log;
+    const empty = !library || (!library.rules.trim() && library.hashes.length === 0);
+    const key = empty ? '' : JSON.stringify([library.rules, library.hashes]);
+    if (key === this.libraryKey) return;
+    this.library = empty ? null : library;
+    this.libraryKey = key;
+    if (!this.worker) return;
+    if (this.running || this.queue.length > 0) this.stale = true;
+    else this.stopIdle();
+  }
+
   private broken(): boolean {
     return Date.now() - this.brokenAt < brokenRetryMs;
   }
 
-  scan(name: string, bytes: Buffer): Promise<WebshellFileResult | null> {
+  scan(name: string, bytes: Buffer, scriptOnly = false): Promise<WebshellFileResult | null> {
     if (this.closed || (!this.worker && this.broken())) return Promise.resolve(null);
     return new Promise((resolve) => {
-      this.queue.push({ job: { id: this.nextId++, name, bytes }, resolve });
+      this.queue.push({ job: { id: this.nextId++, name, bytes, ...(scriptOnly ? { scriptOnly } : {}) }, resolve });
       this.warm();
       this.pump();
     });
@@ -373,16 +480,22 @@ export class UploadScanner {
 
   private spawn(): void {
     const { maxFileBytes, timeBudgetMs, parserMaxBytes } = this.limits;
-    const workerData: ScanWorkerInit = { maxFileBytes, timeBudgetMs, ...(parserMaxBytes ? { parserMaxBytes } : {}) };
+    const workerData: ScanWorkerInit = { maxFileBytes, timeBudgetMs, ...(parserMaxBytes ? { parserMaxBytes } : {}), ...(this.library ? { library: this.library } : {}) };
+    const key = this.libraryKey;
     const worker = new Worker(workerUrl, { workerData });
     this.worker = worker;
     this.ready = false;
+    this.stale = false;
     // The thread must not keep a draining gateway process alive.
     worker.unref();
     worker.on('message', (answer: ScanAnswer) => {
       if (worker !== this.worker) return;
       if (answer.ready) {
         this.ready = true;
+        if (answer.libraryError && this.reportedKey !== key) {
+          this.reportedKey = key;
+          this.log(`upload scan: the custom library does not compile, uploads are scanned with the built-in rules: ${answer.libraryError}`);
+        }
         return this.pump();
       }
       const running = this.running;
@@ -421,7 +534,16 @@ export class UploadScanner {
   }
 
   private pump(): void {
-    if (this.running || !this.ready || !this.worker) return;
+    if (this.running || !this.worker) return;
+    if (this.stale) {
+      // The library changed while this thread worked: a fresh one compiles it for the next files.
+      void this.worker.terminate();
+      this.worker = null;
+      this.ready = false;
+      if (this.queue.length > 0 && !this.closed) this.spawn();
+      return;
+    }
+    if (!this.ready) return;
     const next = this.queue.shift();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
@@ -480,7 +602,7 @@ async function scanOne(scanner: UploadScanner, file: UploadedFile): Promise<Flag
   if (!file.bytes || file.bytes.length === 0) return null;
   // The last path component: browsers send C:\fakepath\x, attackers ../x.
   const name = file.fileName.split(/[\\/]/).pop() || 'upload';
-  const result = await scanner.scan(name, file.bytes);
+  const result = await scanner.scan(name, file.bytes, file.embedded === true);
   return result && isFlaggedRisk(result.risk) ? { file, result } : null;
 }
 

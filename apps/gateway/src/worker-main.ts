@@ -39,6 +39,7 @@ process.on('message', (message: ToWorker) => {
           onEvent: message.notices === false ? () => {} : (event) => send({ type: 'event', event }),
           workerTag: message.exposeWorker ? `${process.pid}/${generation}` : undefined,
           services,
+          log: (m) => send({ type: 'log', message: m }),
         });
         await servers.apply(message.config);
         send({ type: 'ready', addresses: servers.addresses() });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseAddressEntry } from './ip-address.ts';
 import { websiteResponseSchema, websiteSettingsSchema } from './website.ts';
+import { trojanLibrarySchema } from './trojan.ts';
 import { websiteAuthorEntrySchema, websiteInterceptEntrySchema } from './website-lists.ts';
 
 /*
@@ -105,6 +106,11 @@ export const gatewayPolicySchema = z.object({
   /** Key of the CC human-verification pass cookie and the authorization page's form token (hex, 32 bytes). */
   cookie_secret: z.string().regex(/^[0-9a-f]{64}$/, 'cookie_secret must be 64 hex digits'),
   timed: gatewayTimedListsSchema.default({ intercepted: [], authorized: [] }),
+  /**
+   * The trojan module's custom library (the administrator's YARA rules and SHA-256 lines, as the
+   * agent stores them), for the upload scan. Absent (an older file, or no library): built-in rules only.
+   */
+  custom_library: trojanLibrarySchema.optional(),
 });
 export type GatewayPolicy = z.infer<typeof gatewayPolicySchema>;
 

@@ -129,8 +129,12 @@ export const trojanRoutes = (ctx: ConsoleContext): FastifyPluginAsyncZod => asyn
     changeReply(request, await call('trojan.settings.set', { settings: request.body.settings, account: accountOf(request) }), 'saved'));
   app.get('/trojan/library', { config: { access: perm('trojan', 'query') }, schema: { querystring: noQuerySchema } }, async (request) =>
     ok(request, await call('trojan.library.get', {})));
-  app.post('/trojan/library', { config: { access: perm('trojan', 'edit') }, schema: { querystring: noQuerySchema, body: trojanLibraryBodySchema } }, async (request) =>
-    changeReply(request, await call('trojan.library.set', { library: request.body.library, account: accountOf(request) }), 'saved'));
+  app.post('/trojan/library', { config: { access: perm('trojan', 'edit') }, schema: { querystring: noQuerySchema, body: trojanLibraryBodySchema } }, async (request) => {
+    const change = await call('trojan.library.set', { library: request.body.library, account: accountOf(request) });
+    // The website gateway's upload scan uses the library too: it learns the change now (services/policy-signal.ts).
+    if (!change.refused) ctx.policy.changed();
+    return changeReply(request, change, 'saved');
+  });
 
   // Protected directories.
   app.get('/trojan/dirs', { config: { access: perm('trojan', 'query') }, schema: { querystring: trojanListQuerySchema } }, async (request) =>

@@ -1,4 +1,4 @@
-import { gatewayConfigSchema, type GatewayConfig, type GatewayTimedLists, type WebsiteSettings } from '@rampart/contracts';
+import { gatewayConfigSchema, type GatewayConfig, type GatewayTimedLists, type TrojanLibrary, type WebsiteSettings } from '@rampart/contracts';
 import type { StoredSite } from './site-store.ts';
 
 /** Everything of the policy that is not a settings group or a site (policy-inputs.ts, cookie-secret.ts, timed-store.ts). */
@@ -11,6 +11,8 @@ export interface PolicyState {
   common_areas: { id: number; members: string[] }[];
   cookie_secret: string;
   timed: GatewayTimedLists;
+  /** The trojan custom library (agent `trojan.library.get`) for the upload scan; absent or empty: not written. */
+  custom_library?: TrojanLibrary;
 }
 
 /**
@@ -51,6 +53,8 @@ export function buildGatewayConfig(
       common_areas: policy.common_areas,
       cookie_secret: policy.cookie_secret,
       timed: policy.timed,
+      // Only a library with something in it: a file without one stays as older builds wrote it (no reload on upgrade).
+      ...(policy.custom_library && (policy.custom_library.rules.trim() || policy.custom_library.hashes.length > 0) ? { custom_library: policy.custom_library } : {}),
     },
   };
   const parsed = gatewayConfigSchema.safeParse(draft);

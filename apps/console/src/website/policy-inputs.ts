@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs';
+import type { TrojanLibrary } from '@rampart/contracts';
 import type { AgentPort } from '../context.ts';
 
-/** The parts of the gateway policy the agent owns: the super whitelist, the common areas, system protection. */
+/** The parts of the gateway policy the agent owns: the super whitelist, the common areas, system protection, the trojan custom library. */
 export interface AgentPolicyInputs {
   /** Entries of the super whitelist active now. */
   super_whitelist: string[];
   common_areas: { id: number; members: string[] }[];
   protection_on: boolean;
+  /** The trojan module's custom library (rule text and hash lines as stored), for the gateway's upload scan. */
+  custom_library: TrojanLibrary;
 }
+
+const noLibrary: TrojanLibrary = { rules: '', hashes: [] };
 
 /* The gateway schema's own ceilings (website-gateway.ts): past them the file would be refused. */
 const maxWhitelist = 200_000;
@@ -32,10 +37,11 @@ export async function readAgentPolicyInputs(agent: AgentPort, now: number): Prom
     if (offset + areasPage >= page.total || page.list.length === 0) break;
   }
   const protection = await agent.call('protection.get', {}, options);
+  const library = await agent.call('trojan.library.get', {}, options);
   // A temporary disable whose time is up counts as on, as the dashboard shows it (services/protection.ts).
   const protectionOn = protection.mode === 'on' || (protection.mode === 'temp_off' && protection.until !== null && protection.until <= now);
   // Sorted: the list's page order (newest first) must not make an unchanged list look changed.
-  return { super_whitelist: superWhitelist.slice(0, maxWhitelist).sort(), common_areas: areas.sort((a, b) => a.id - b.id), protection_on: protectionOn };
+  return { super_whitelist: superWhitelist.slice(0, maxWhitelist).sort(), common_areas: areas.sort((a, b) => a.id - b.id), protection_on: protectionOn, custom_library: { rules: library.rules, hashes: library.hashes } };
 }
 
 /**
@@ -72,9 +78,9 @@ export class AgentInputsCache {
   private fromFile(): AgentPolicyInputs {
     try {
       const policy = (JSON.parse(readFileSync(this.configFile, 'utf8')) as { policy?: Partial<AgentPolicyInputs> }).policy;
-      return { super_whitelist: policy?.super_whitelist ?? [], common_areas: policy?.common_areas ?? [], protection_on: true };
+      return { super_whitelist: policy?.super_whitelist ?? [], common_areas: policy?.common_areas ?? [], protection_on: true, custom_library: policy?.custom_library ?? noLibrary };
     } catch {
-      return { super_whitelist: [], common_areas: [], protection_on: true };
+      return { super_whitelist: [], common_areas: [], protection_on: true, custom_library: noLibrary };
     }
   }
 }

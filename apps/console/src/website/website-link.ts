@@ -45,6 +45,7 @@ export function desiredGatewayConfig(link: WebsiteLink, inputs: AgentPolicyInput
     protection_on: inputs.protection_on,
     super_whitelist: inputs.super_whitelist,
     common_areas: inputs.common_areas,
+    custom_library: inputs.custom_library,
     cookie_secret: gatewayCookieSecret(db, link.box),
     timed: activeTimed(db, link.ctx.now()),
   });
