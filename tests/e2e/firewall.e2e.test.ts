@@ -1,10 +1,11 @@
 /*
  * The five firewall tabs in a real browser, in Chinese and in English.
  *
- * The firewall module stays OFF in this file on purpose: the product runs as root here, and switching
- * the module on would change this machine's own kernel ruleset (nftables). The kernel side is tested in
- * network namespaces elsewhere (apps/agent). With the module off every tab shows the "off" note
- * (`fw-kernel-off`) and works on the desired state the agent keeps.
+ * The product runs as root here, so its nftables calls go into a network namespace of this file's own
+ * (firewall-netns.ts): this machine's ruleset is never touched, and the host is checked for it. The
+ * module stays OFF in this file but for the switch test (issue 27), which ends with it off again; the
+ * kernel side is tested in network namespaces elsewhere (apps/agent). With the module off every tab
+ * shows the "off" note (`fw-kernel-off`) and works on the desired state the agent keeps.
  *
  * Probation (a change that would block the administrator's own IP) is not exercised here: the console
  * sees this browser at 127.0.0.1, which the firewall always keeps reachable, so no change made from
@@ -14,13 +15,15 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, emptyHint, field, id, inEnglish, signIn } from './browser-session.ts';
+import { api, clickUntilGone, emptyHint, field, id, inEnglish, signIn } from './browser-session.ts';
+import { createFirewallNetns, type FirewallNetns } from './firewall-netns.ts';
 import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
 let page: Page;
 let token = '';
+let netns: FirewallNetns | undefined;
 
 /** Like `field`, for multi-line boxes. */
 const box = (testId: string) => `textarea${id(testId)}, ${id(testId)} textarea`;
@@ -36,8 +39,10 @@ async function openTab(route: string, pageId: string) {
 
 const rows = (prefix: string) => page.locator(`[data-testid^="${prefix}-row-"]`);
 
-/** Whether Rampart's nftables table is in this machine's kernel (read only; the agent removes it at start while the module is off). */
-const kernelTableExists = () => spawnSync('nft', ['list', 'table', 'inet', 'rampart'], { stdio: 'ignore' }).status === 0;
+/** Whether Rampart's nftables table is in the kernel the product writes to: this file's namespace (the agent removes it at start while the module is off). */
+const kernelTableExists = () => netns!.tableExists();
+/** Whether it is in this machine's own ruleset, which nothing here may reach. */
+const hostTableExists = () => spawnSync('nft', ['list', 'table', 'inet', 'rampart'], { stdio: 'ignore' }).status === 0;
 
 /** Takes Rampart's table out of the kernel the product's own way: switching the module off removes it. */
 async function removeKernelTable() {
@@ -51,7 +56,9 @@ interface Paged<T> {
 }
 
 beforeAll(async () => {
-  product = await startProduct();
+  if (hostTableExists()) throw new Error('Rampart\'s nftables table is already in this machine\'s ruleset: another product runs here');
+  netns = createFirewallNetns();
+  product = await startProduct(netns.env);
   ({ browser, page, token } = await signIn(product));
   // Guard for the comment at the top: nothing below may reach the kernel.
   const status = (await api(product, token, 'GET', '/firewall/status')).data as { kernel: string };
@@ -62,6 +69,7 @@ afterAll(async () => {
   if (product && token) await removeKernelTable().catch(() => undefined);
   await browser?.close();
   await product?.stop();
+  netns?.remove();
 });
 
 describe('the firewall tabs in a real browser (module off)', () => {
@@ -334,8 +342,51 @@ describe('the firewall tabs in a real browser (module off)', () => {
     await page.waitForSelector(`${id('fw-intercept-table')} .ant-table-placeholder`);
   });
 
-  it('kept the kernel out of it: the module is still off and Rampart has no table in the kernel', async () => {
+  it('the "module is off" banner follows the page\'s own switch at once, off in Chinese and on in English (issue 27)', async () => {
+    const moduleSwitch = id('module-switch');
+    const statusRead = () => page.waitForResponse((r) => r.url().endsWith('/magapi/firewall/status') && r.ok());
+    // On through the API, as another administrator would; the ruleset goes into this file's namespace.
+    expect((await api(product, token, 'POST', '/module_switch', { module: 'firewall', status: 1 })).code).toBe(0);
+    expect(kernelTableExists()).toBe(true);
+    await page.goto(`${product.base}/#/firewall/rule_in`);
+    // A fresh load: the page has read nothing yet of the switch made outside it.
+    const read = statusRead();
+    await page.reload();
+    await page.waitForSelector(id('fw-rules-in-page'));
+    await read;
+    await expect.poll(() => page.getAttribute(moduleSwitch, 'aria-checked')).toBe('true');
+    expect(await page.locator(`${id('fw-kernel-off')}, ${id('fw-kernel-banner')}`).count()).toBe(0);
+    // A mark on the window: it would be gone if the page were left or reloaded.
+    await page.evaluate(() => { (globalThis as unknown as { __samePage?: number }).__samePage = 1; });
+
+    // Off with the page's switch, after its confirmation: the banner shows on the same page.
+    await page.click(moduleSwitch);
+    await clickUntilGone(page, id('module-off-confirm'), id('module-off-confirm'));
+    await page.waitForSelector(id('fw-kernel-off'), { timeout: 5_000 });
+    expect(await page.textContent(id('fw-kernel-off'))).toBe('防火墙模块已关闭：以下设置会保留，但不会生效。');
+    expect(await page.getAttribute(moduleSwitch, 'aria-checked')).toBe('false');
+    expect(await page.evaluate(() => (globalThis as unknown as { __samePage?: number }).__samePage)).toBe(1);
+    expect(kernelTableExists()).toBe(false);
+
+    await inEnglish(page, async () => {
+      await page.waitForSelector(id('fw-kernel-off'));
+      expect(await page.textContent(id('fw-kernel-off'))).toBe('The firewall module is off: the settings below are kept but not enforced.');
+      await page.evaluate(() => { (globalThis as unknown as { __samePage?: number }).__samePage = 2; });
+      // On posts at once (no question): the banner goes, on the same page.
+      await page.click(moduleSwitch);
+      await page.waitForSelector(id('fw-kernel-off'), { state: 'detached', timeout: 5_000 });
+      await expect.poll(() => page.getAttribute(moduleSwitch, 'aria-checked')).toBe('true');
+      expect(await page.locator(id('fw-kernel-banner')).count()).toBe(0);
+      expect(await page.evaluate(() => (globalThis as unknown as { __samePage?: number }).__samePage)).toBe(2);
+      expect(kernelTableExists()).toBe(true);
+    });
+    // Off again for what follows: the module is left as this file found it.
+    await removeKernelTable();
+  });
+
+  it('kept the kernel out of it: the module is still off, Rampart has no table in the kernel, and this machine\'s ruleset was never reached', async () => {
     expect(((await api(product, token, 'GET', '/firewall/status')).data as { kernel: string }).kernel).toBe('off');
     expect(kernelTableExists()).toBe(false);
+    expect(hostTableExists()).toBe(false);
   });
 });

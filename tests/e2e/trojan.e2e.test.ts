@@ -4,12 +4,13 @@
  * view its source (shown as text: the markup in it never runs), and restore it over a file that took
  * its place after the overwrite question. The settings tab refuses a bad YARA rule with the
  * compiler's message and a whitelist line without * before sending. The audit's trojan tab scans a
- * typed path once and records the shell by hand.
+ * typed path once and records the shell by hand. A full scan of twenty thousand files is stopped from
+ * the page (issue 22), and a finding is trusted after its confirmation: a rescan no longer reports it.
  *
  * The module stays off (no real-time watch) and scans handle nothing by themselves ("record only"):
  * the page does the handling. The engine's own tests are apps/agent/tests/trojan*.test.ts.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,10 +48,23 @@ afterAll(async () => {
 });
 
 type Row = { id: number; name: string; path: string };
-const latestScan = async () => ((await api(product, token, 'GET', '/trojan/scans?page=1&size=1')).data as { list: { id: number; state: string }[] }).list[0];
+const latestScan = async () => ((await api(product, token, 'GET', '/trojan/scans?page=1&size=1')).data as { list: { id: number; state: string; done: number; total: number }[] }).list[0];
 const results = async (scan: number) => ((await api(product, token, 'GET', `/trojan/results?scan=${scan}`)).data as { list: Row[] }).list;
 const isolated = async () => ((await api(product, token, 'GET', '/trojan/isolate')).data as { list: (Row & { originalPath: string })[] }).list;
 const dirRows = async () => ((await api(product, token, 'GET', '/trojan/dirs')).data as { list: { id: number; path: string }[] }).list;
+
+/** Protects a directory through the API (the page's form is exercised by `flow`); resolves to its id. */
+async function addDir(path: string): Promise<number> {
+  expect((await api(product, token, 'POST', '/trojan/dirs/add', { dirs: [{ path, remark: 'e2e', site: '' }] })).code).toBe(0);
+  return (await dirRows()).find((d) => d.path === path)!.id;
+}
+
+/** The dirs tab, loaded afresh so it lists a directory added through the API. */
+async function openDirs(dir: number) {
+  await page.goto(`${product.base}/#/trojan/dirs`);
+  await page.reload();
+  await page.waitForSelector(id(`trojan-dir-row-${dir}`));
+}
 
 async function flow(texts: { reason: RegExp; isolated: string; complete: string }, tag: string) {
   const shell = shellFor(tag);
@@ -178,6 +192,82 @@ describe('trojan protection in a real browser (module off)', () => {
     const www = await flow({ reason: /^[^\u4e00-\u9fff]*[A-Za-z]/, isolated: 'Isolated', complete: 'Complete' }, 'en');
     await auditTab(www, { pending: 'Pending', recorded: 'Recorded' });
     await settings({ compiler: /^The custom rules have an error and were not saved: .*missing/s, star: 'A partial whitelist path must contain *' });
+    expect(errors).toEqual([]);
+  });
+
+  it('stops a running scan from the page after confirming: it reads Stopped and its progress stays put (English, issue 22)', async () => {
+    // Twenty thousand small pages: a full scan runs for several seconds here, long enough to stop it midway.
+    const www = mkdtempSync(join(tmpdir(), 'rampart-e2e-many-'));
+    dirs.push(www);
+    for (let d = 0; d < 50; d++) {
+      mkdirSync(join(www, `d${d}`));
+      for (let i = 0; i < 400; i++) writeFileSync(join(www, `d${d}`, `page${i}.php`), `<?php\n// page ${d}-${i}\n$title = 'Page ${i}';\necho htmlspecialchars($title);\n`);
+    }
+    const dir = await addDir(www);
+    await openDirs(dir);
+    const before = (await latestScan())?.id ?? 0;
+    await page.click(id('trojan-scan-start'));
+    await expect.poll(async () => (await latestScan())?.id ?? 0, { timeout: 10_000 }).toBeGreaterThan(before);
+    const scan = (await latestScan())!.id;
+    // Running: the page offers Stop, and files are being scanned.
+    await page.waitForSelector(`${id('trojan-scan')}[data-scan-id="${scan}"][data-state="scanning"]`, { timeout: 10_000 });
+    await expect.poll(async () => (await latestScan())!.done, { timeout: 10_000 }).toBeGreaterThan(0);
+
+    await page.click(id('trojan-scan-stop'));
+    await expect.poll(() => page.textContent('.ant-modal-confirm-content')).toBe('Stop the running scan? Files not scanned yet stay unscanned.');
+    await page.click(id('trojan-scan-stop-confirm'));
+    await page.waitForSelector(`${id('trojan-scan')}[data-scan-id="${scan}"][data-state="end"]`, { timeout: 10_000 });
+    expect(await page.textContent(id('trojan-scan-state'))).toBe('Stopped');
+    await page.waitForSelector(id('trojan-scan-start'));
+    expect(await page.locator(id('trojan-scan-stop')).count()).toBe(0);
+    const stopped = (await latestScan())!;
+    expect(stopped).toMatchObject({ id: scan, state: 'end' });
+    expect(stopped.done).toBeLessThan(20_000);
+    // Longer than the page's poll (1 s) and the engine's progress saves (2 s): nothing moves any more.
+    const shown = await page.textContent(id('trojan-scan-progress'));
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await latestScan()).toMatchObject({ id: scan, state: 'end', done: stopped.done });
+    expect(await page.textContent(id('trojan-scan-progress'))).toBe(shown);
+    expect((await api(product, token, 'POST', '/trojan/dirs/delete', { ids: [dir] })).code).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('trusts a finding after confirming: it is trusted, left in place, and a rescan does not report it (Chinese, issue 22)', async () => {
+    await switchLanguage(page, '简体中文', /[\u4e00-\u9fff]/);
+    const www = mkdtempSync(join(tmpdir(), 'rampart-e2e-www-'));
+    dirs.push(www);
+    const shellPath = join(www, 'trusted.php');
+    writeFileSync(shellPath, shellFor('trust'));
+    const dir = await addDir(www);
+    await openDirs(dir);
+    const scanOnce = async () => {
+      const before = (await latestScan())?.id ?? 0;
+      await page.click(id('trojan-scan-start'));
+      await expect.poll(async () => (await latestScan())?.id ?? 0, { timeout: 10_000 }).toBeGreaterThan(before);
+      const scan = (await latestScan())!.id;
+      await page.waitForSelector(`${id('trojan-scan')}[data-scan-id="${scan}"][data-state="complete"]`, { timeout: 30_000 });
+      return scan;
+    };
+    const first = await scanOnce();
+    const row = (await results(first)).find((r) => r.name === 'trusted.php')!;
+    expect(row).toBeDefined();
+    await page.waitForSelector(id(`trojan-result-row-${row.id}`), { timeout: 10_000 });
+
+    // Trusting asks first, naming the file.
+    await page.click(id(`trojan-result-trust-${row.id}`));
+    await expect.poll(() => page.textContent('.ant-modal-confirm-content')).toContain(`确定信任 ${shellPath} 吗？`);
+    await page.click(id('trojan-result-trust-confirm'));
+    await expect.poll(() => page.textContent(id(`trojan-result-handled-${row.id}`)), { timeout: 10_000 }).toBe('已信任');
+    expect(await page.locator(id(`trojan-result-trust-${row.id}`)).count()).toBe(0);
+    expect(readFileSync(shellPath, 'utf8')).toBe(shellFor('trust'));
+
+    // A new scan of the same folder reports nothing: the page lists no finding and counts none.
+    const second = await scanOnce();
+    expect(await results(second)).toEqual([]);
+    await page.waitForSelector(`${id('trojan-result-table')} .ant-table-placeholder`, { timeout: 10_000 });
+    expect(await page.locator('[data-testid^="trojan-result-row-"]').count()).toBe(0);
+    expect(await page.textContent(id('trojan-scan-flagged'))).toBe('发现 0 个木马');
+    expect((await api(product, token, 'POST', '/trojan/dirs/delete', { ids: [dir] })).code).toBe(0);
     expect(errors).toEqual([]);
   });
 });

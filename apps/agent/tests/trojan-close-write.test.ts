@@ -27,7 +27,10 @@ interface Seen { path: string; at: number }
 function start(options: Partial<Parameters<typeof startCloseWriteWatch>[0]> = {}) {
   const seen: Seen[] = [];
   const logs: string[] = [];
-  const watch: CloseWriteWatch = startCloseWriteWatch({ onFile: (file) => seen.push({ path: file, at: Date.now() }), log: (line) => logs.push(line), ...options });
+  const listDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rampart-watch-list-'));
+  cleanups.push(() => rm(listDir, { recursive: true, force: true }));
+  const listFile = path.join(listDir, 'watch.list');
+  const watch: CloseWriteWatch = startCloseWriteWatch({ onFile: (file) => seen.push({ path: file, at: Date.now() }), log: (line) => logs.push(line), listFile, ...options });
   cleanups.push(() => watch.close());
   return { watch, seen, logs };
 }

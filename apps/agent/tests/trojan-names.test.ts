@@ -62,6 +62,53 @@ describe('trojan protection: file names that are not UTF-8', () => {
     expect(await scanDone(t.client, started.scan!.id)).toMatchObject({ state: 'complete', done: 1, paths: [shown] });
   }, 30_000);
 
+  it('a protected folder whose own name is GBK is watched; one whose path holds a newline is refused with a reason and still scanned', async () => {
+    const dir = await tempDir();
+    const t = await trojanAgent(dir);
+    cleanups.push(() => t.close());
+    const gbkDir = Buffer.from([0xb2, 0xe2, 0xca, 0xd4]); // "测试" in GBK
+    const site = Buffer.concat([Buffer.from(`${dir}/srv-`), gbkDir]);
+    const shownSite = `${dir}/srv-\\xb2\\xe2\\xca\\xd4`;
+    fs.mkdirSync(site);
+    const newline = path.join(dir, 'odd\nsite');
+    fs.mkdirSync(newline);
+    fs.writeFileSync(path.join(newline, 'n.php'), `${phpShell}// other bytes than the shell restored (and so trusted) below\n`);
+    await t.client.call('module.switch', { modules: ['trojan'], status: 1 });
+    const added = await t.client.call('trojan.dirs.add', { dirs: [{ path: shownSite, remark: '', site: '' }, { path: newline, remark: '', site: '' }], account: 'admin' });
+    expect(added).toMatchObject({ changed: 2, refused: null });
+    await until(() => t.client.call('trojan.status', {}), (s) => s.watch === 'watching');
+    const states = Object.fromEntries((await t.client.call('trojan.dirs.list', { offset: 0, limit: 10 })).list.map((d) => [d.path, d.state]));
+    expect(states).toEqual({ [shownSite]: 'watching', [newline]: 'unwatchable' });
+    // The list inotifywait reads: the GBK folder as its raw bytes, nothing else, readable by root only.
+    const list = path.join(dir, 'state', 'trojan-watch.list');
+    expect(fs.readFileSync(list).equals(Buffer.concat([site, Buffer.from('\n')]))).toBe(true);
+    expect(fs.statSync(list).mode & 0o777).toBe(0o600);
+
+    // Another process writes the shell; the folder's name comes from octal escapes too (argv is UTF-8).
+    await run('sh', ['-c', `printf '%s' "$1" > "$2$(printf '\\262\\342\\312\\324')/$(printf '\\262\\342\\312\\324.php')"`, 'sh', phpShell, `${dir}/srv-`]);
+    const closedAt = Date.now();
+    const names = () => fs.readdirSync(site, { encoding: 'buffer' }).map((name) => name.toString('hex'));
+    const gone = await until(names, (n) => n.length === 0, 3000, 5);
+    const latency = Date.now() - closedAt;
+    expect(gone).toEqual([]);
+    expect(latency).toBeLessThan(1000);
+    console.log(`trojan watch, GBK-named folder: close → isolated in ${latency} ms`);
+
+    const isolated = await t.client.call('trojan.isolate.list', { offset: 0, limit: 10 });
+    expect(isolated.list).toHaveLength(1);
+    expect(isolated.list[0]).toMatchObject({ originalPath: `${shownSite}/${gbkEncoded}`, source: 'realtime' });
+    expect(await t.client.call('trojan.isolate.restore', { ids: [isolated.list[0]!.id], overwrite: false, account: 'admin' })).toMatchObject({ changed: 1 });
+    expect(names()).toEqual([gbkName.toString('hex')]);
+    expect(fs.readFileSync(Buffer.concat([site, Buffer.from('/'), gbkName]), 'utf8')).toBe(phpShell);
+
+    // Not watched, but a full scan still covers the newline folder.
+    const started = await t.client.call('trojan.scan.start', { kind: 'full', account: 'admin' });
+    expect(started.refused).toBeNull();
+    await scanDone(t.client, started.scan!.id);
+    const found = await t.client.call('trojan.results.list', { scanId: started.scan!.id, flaggedOnly: true, offset: 0, limit: 10 });
+    expect(found.list.map((r) => r.path)).toContain(path.join(newline, 'n.php'));
+  }, 30_000);
+
   it('the watch reports a GBK name in a GBK-named folder moved in whole (walked, not seen written)', async () => {
     const dir = await tempDir();
     const watched = path.join(dir, 'www');
@@ -71,7 +118,7 @@ describe('trojan protection: file names that are not UTF-8', () => {
     fs.mkdirSync(inner, { recursive: true });
     fs.writeFileSync(Buffer.concat([inner, Buffer.from('/'), gbkName]), phpShell);
     const seen: string[] = [];
-    const watch = startCloseWriteWatch({ onFile: (file) => seen.push(file) });
+    const watch = startCloseWriteWatch({ onFile: (file) => seen.push(file), listFile: path.join(dir, 'watch.list') });
     cleanups.push(() => watch.close());
     await watch.update([watched]);
     fs.renameSync(outside, path.join(watched, 'unpacked'));

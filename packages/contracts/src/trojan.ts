@@ -78,8 +78,11 @@ export const trojanDirSchema = z.object({
   remark: z.string(),
   site: z.string(),
   created: z.number(),
-  /** `missing`: the directory is not there (nothing is watched); `watching`: the real-time watch covers it. */
-  state: z.enum(['watching', 'not_watched', 'missing', 'off']),
+  /**
+   * `missing`: the directory is not there (nothing is watched); `watching`: the real-time watch covers it;
+   * `unwatchable`: its path holds a newline, which the watch cannot take (scans still cover it).
+   */
+  state: z.enum(['watching', 'not_watched', 'unwatchable', 'missing', 'off']),
 });
 export type TrojanDir = z.infer<typeof trojanDirSchema>;
 

@@ -1,8 +1,8 @@
-import { isUtf8 } from 'node:buffer';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bytesOfPath, openDirEntries, pathFromBytes } from '@rampart/webshell';
+import { watchRefusal, writeWatchList } from './watch-list.ts';
 
 /*
  * The real-time half of trojan protection: reports every file closed after writing (IN_CLOSE_WRITE)
@@ -10,7 +10,7 @@ import { bytesOfPath, openDirEntries, pathFromBytes } from '@rampart/webshell';
  * can scan it within the spec's second.
  *
  * One `inotifywait` child (Debian's inotify-tools, 3.22) watches every directory:
- *   inotifywait -m -r -e close_write -e moved_to -e create --format '%e|%w%f%0' --no-newline <dirs>
+ *   inotifywait -m -r -e close_write -e moved_to -e create --format '%e|%w%f%0' --no-newline --fromfile <list>
  * - `%0` with `--no-newline` makes every record end with a NUL: file names may hold newlines, spaces
  *   or `|` (the event list never does, so the first `|` splits a record). Verified on 3.22.6.
  * - `-r` adds a watch on every directory created or moved in while it runs (verified: a file written
@@ -19,7 +19,8 @@ import { bytesOfPath, openDirEntries, pathFromBytes } from '@rampart/webshell';
  *   files reported, because their writes were never seen: that is why `create` is watched
  *   (directories only; file creates are ignored, their close follows).
  * - inotifywait flushes each record on a pipe: a close is reported in a few milliseconds.
- * - Arguments are absolute paths (a leading `@` would mean "exclude" to inotifywait).
+ * - The folders go in a root-only list file (watch-list.ts), one per line as raw bytes: a folder whose
+ *   own name is not UTF-8 is watched too. A path holding a newline cannot be a line: it is left out.
  *
  * Restarts:
  * - update() starts the new child first and only stops the old one once the new one has its watches
@@ -34,8 +35,7 @@ import { bytesOfPath, openDirEntries, pathFromBytes } from '@rampart/webshell';
  *   and a healthy child is a no-op.
  * - Paths are read as bytes and reported as @rampart/webshell's encoded strings (pathFromBytes): a
  *   name that is not valid UTF-8 (a GBK name) is reported like any other, as `\xNN` escapes, and
- *   every fs call turns it back into its bytes. The watched directories themselves go to inotifywait
- *   as arguments, which are strings: a protected directory whose own name is not UTF-8 is not watched.
+ *   every fs call turns it back into its bytes.
  */
 
 export interface CloseWriteWatch {
@@ -48,6 +48,8 @@ export interface CloseWriteWatch {
 export interface CloseWriteWatchOptions {
   onFile: (path: string) => void;
   log?: (line: string) => void;
+  /** Where the folder list for `inotifywait --fromfile` is written (the agent's state dir: root only). */
+  listFile: string;
   /** The inotifywait executable; tests pass a missing one or a stand-in. */
   command?: string;
   /** Restart backoff after the child dies by itself. */
@@ -106,9 +108,9 @@ export function startCloseWriteWatch(options: CloseWriteWatchOptions): CloseWrit
     }
   }
 
+  /** Spawns a child on the folders already written to the list file. */
   function spawnChild(dirs: readonly string[]): Child {
-    // Arguments are the real names (an encoded `\\` is one backslash); existingDirs kept only UTF-8 ones.
-    const args = ['-m', '-r', '-e', 'close_write', '-e', 'moved_to', '-e', 'create', '--format', '%e|%w%f%0', '--no-newline', ...dirs.map((dir) => bytesOfPath(dir).toString('utf8'))];
+    const args = ['-m', '-r', '-e', 'close_write', '-e', 'moved_to', '-e', 'create', '--format', '%e|%w%f%0', '--no-newline', '--fromfile', options.listFile];
     const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const child: Child = { proc, dirs, established: false, retired: false, exited: false, stderrTail: [], spawnError: null, waiters: [], exitWaiters: [] };
     const settle = (ok: boolean) => {
@@ -255,12 +257,11 @@ export function startCloseWriteWatch(options: CloseWriteWatchOptions): CloseWrit
     const roots = wanted.filter((dir) => !wanted.some((other) => other !== dir && (other === '/' || dir.startsWith(`${other}/`))));
     const out: string[] = [];
     for (const dir of roots) {
-      const bytes = bytesOfPath(dir);
-      if (!isUtf8(bytes)) {
-        log(`trojan watch: ${dir} is not watched: inotifywait takes a folder as an argument, which cannot hold a name that is not UTF-8`);
+      if (watchRefusal(dir)) {
+        log(`trojan watch: ${JSON.stringify(dir)} is not watched: its path holds a newline, which the folder list cannot carry`);
         continue;
       }
-      const info = await stat(bytes).catch(() => null);
+      const info = await stat(bytesOfPath(dir)).catch(() => null);
       if (info?.isDirectory()) out.push(dir);
     }
     return out;
@@ -292,6 +293,15 @@ export function startCloseWriteWatch(options: CloseWriteWatchOptions): CloseWrit
       error = '';
       diedAt = null;
       restartDelay = delays.min;
+      return;
+    }
+    try {
+      await writeWatchList(options.listFile, wanted);
+    } catch (err) {
+      // The running child (if any) keeps its old set; the retry comes with the restart backoff.
+      state = 'unavailable';
+      error = `the watch's folder list could not be written (${options.listFile}): ${(err as Error).message}`;
+      scheduleRestart();
       return;
     }
     const old = current;

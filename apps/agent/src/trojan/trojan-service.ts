@@ -28,6 +28,7 @@ import { leadingFinding, ScansRepo } from './scans-repo.ts';
 import { discoverSiteRoots } from './site-roots.ts';
 import { openTrojanDb } from './trojan-db.ts';
 import { TrojanRepo, type StoredTrojanDir } from './trojan-repo.ts';
+import { watchRefusal } from './watch-list.ts';
 
 export interface TrojanOptions {
   /** The clock of scans, results and the daily schedule (tests drive it). */
@@ -96,7 +97,8 @@ export class TrojanService {
     this.#enabled = enabled;
     this.#trusted = this.repo.trusted();
     this.#daily = new DailySlot(this.repo.settings().schedule.time, this.now());
-    this.#realtime = new RealtimeScanner(options.startWatch ?? startCloseWriteWatch, (result) => this.#watchFound(result), log);
+    const listFile = path.join(stateDir, 'trojan-watch.list');
+    this.#realtime = new RealtimeScanner(options.startWatch ?? ((watch) => startCloseWriteWatch({ ...watch, listFile })), (result) => this.#watchFound(result), log);
   }
 
   static async open(stateDir: string, enabled: boolean, event: EventSink, log: (line: string) => void, options: TrojanOptions = {}): Promise<TrojanService> {
@@ -202,7 +204,9 @@ export class TrojanService {
   #dirState(dir: StoredTrojanDir, watched: ReadonlySet<string>): TrojanDir['state'] {
     if (!dir.enabled) return 'off';
     if (!existsSync(bytesOfPath(dir.path))) return 'missing';
-    return watched.has(dir.path) ? 'watching' : 'not_watched';
+    // A folder inside a watched one is covered by the recursive watch, whatever its own name.
+    if ([...watched].some((root) => dir.path === root || dir.path.startsWith(`${root}/`))) return 'watching';
+    return watchRefusal(dir.path) ? 'unwatchable' : 'not_watched';
   }
 
   dirPage(keyword: string | undefined, offset: number, limit: number): { total: number; list: TrojanDir[] } {

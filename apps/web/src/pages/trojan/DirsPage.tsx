@@ -18,7 +18,7 @@ import {
 import { ResultsTable } from './parts.tsx';
 import { ScanProgress } from './ScanProgress.tsx';
 
-const dirStateColours: Record<TrojanDir['state'], string> = { watching: 'success', not_watched: 'warning', missing: 'error', off: 'default' };
+const dirStateColours: Record<TrojanDir['state'], string> = { watching: 'success', not_watched: 'warning', unwatchable: 'warning', missing: 'error', off: 'default' };
 const watchColours: Record<TrojanStatus['watch'], string> = { watching: 'success', off: 'default', unavailable: 'error' };
 
 /** The module's status line: the watch (with why when unavailable), the rule set, isolated files and what was found lately. */

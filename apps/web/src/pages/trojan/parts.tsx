@@ -41,23 +41,24 @@ interface ResultsTableProps {
   busy: boolean;
 }
 
-/** A scan's reported files with the handling actions (trust / isolate / delete / record); deleting asks first. */
+/** A scan's reported files with the handling actions (trust / isolate / delete / record); deleting and trusting ask first. */
 export function ResultsTable({ prefix, rows, total, loading, query, setQuery, emptyText, allowed, onHandle, busy }: ResultsTableProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const reasonText = useReasonText();
+  // Deleting cannot be undone, and trusting silences these bytes everywhere for good: both ask first.
   const act = (r: TrojanResult, action: TrojanResultAction) => {
-    if (action !== 'delete') {
+    if (action !== 'delete' && action !== 'trust') {
       void onHandle([r.id], action).catch(() => undefined);
       return;
     }
     modal.confirm({
-      title: t('trj.delete_file_title'),
-      content: t('trj.delete_file_confirm', { count: 1 }),
+      title: t(`trj.${action}_file_title`),
+      content: action === 'delete' ? t('trj.delete_file_confirm', { count: 1 }) : t('trj.trust_file_confirm', { path: r.path }),
       okText: t('common.ok'),
       cancelText: t('common.cancel'),
-      okButtonProps: { danger: true, ...testId(`${prefix}-delete-confirm`) },
-      onOk: () => onHandle([r.id], 'delete').catch(() => undefined),
+      okButtonProps: { danger: true, ...testId(`${prefix}-${action}-confirm`) },
+      onOk: () => onHandle([r.id], action).catch(() => undefined),
     });
   };
   const actions = (['trust', 'isolate', 'delete', 'record'] as const).filter(allowed);
