@@ -5,6 +5,9 @@
  * 2. Fills a store to N rows (direct inserts in big transactions, times spread over 90 days), then
  *    runs the log page's queries (period × filters, limit 20, first page and a deep page via
  *    `before`) and prints p50/p95 per query shape and the overall p95.
+ * 3. The keyword index (issue 24): ingest with and without its triggers, the fill made without it and
+ *    then back-filled in batches (rate, longest batch), sizes before and after, and keyword queries
+ *    that match nothing, few and many rows, alone and with the other filters.
  * The databases live in a temp folder under /tmp, removed at the end.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +16,7 @@ import { join } from 'node:path';
 import type { EventInput, EventLevel, EventModule, EventQuery } from '@rampart/contracts';
 import { openSqlite, withTransaction } from '@rampart/sqlite';
 import { openEventStore, type EventStore } from '@rampart/events';
+import { ftsBackfill } from '../packages/events/src/fts.ts';
 import { migrations } from '../packages/events/src/migrations.ts';
 
 function arg(name: string, fallback: number): number {
@@ -108,10 +112,17 @@ function ingest(store: EventStore, events: readonly EventInput[], forMs: number,
 
 log(`ingest: ${seconds}s of mixed events, full mode, appends of 20, flush every 100 ms or 1000 events`);
 const pool = Array.from({ length: 200_000 }, () => randomEvent());
-{
-  const store = openEventStore(join(dir, 'ingest.db'), { mode: 'full' });
-  const rate = ingest(store, pool, seconds * 1000, 20);
-  log(`ingest, full mode: ${Math.round(rate).toLocaleString()} events/s (${store.stats().events.toLocaleString()} rows)`);
+for (const withIndex of [false, true]) {
+  const file = join(dir, `ingest-${withIndex}.db`);
+  if (!withIndex) {
+    // Today's schema before the keyword index: its triggers dropped.
+    const db = openSqlite(file, migrations, 'bench');
+    db.exec('DROP TRIGGER events_fts_insert; DROP TRIGGER events_fts_delete; DROP TRIGGER events_fts_update');
+    db.close();
+  }
+  const store = openEventStore(file, { mode: 'full' });
+  const rate = ingest(store, pool, (seconds / 2) * 1000, 20);
+  log(`ingest, full mode, ${withIndex ? 'with' : 'without'} the keyword index: ${Math.round(rate).toLocaleString()} events/s (${store.stats().events.toLocaleString()} rows)`);
   store.close();
 }
 {
@@ -128,11 +139,14 @@ const pool = Array.from({ length: 200_000 }, () => randomEvent());
 
 /* 2. Fill to N rows, then query. */
 const path = join(dir, 'events.db');
+/** The schema just before the keyword index's migration. */
+const beforeFts = migrations.slice(0, migrations.findIndex((step) => step.includes('CREATE VIRTUAL TABLE events_fts')));
 const now = Date.now();
 const dayMs = 86_400_000;
 {
   log(`fill: ${rows.toLocaleString()} rows over 90 days`);
-  const db = openSqlite(path, migrations, 'bench');
+  // Filled as a store from before the keyword index, which is then added as an upgrade would.
+  const db = openSqlite(path, beforeFts, 'bench');
   db.exec('PRAGMA cache_size = -262144; PRAGMA synchronous = OFF');
   const insert = db.prepare(
     'INSERT INTO events (time, kind, module, level, source, account, ip, params, detail, repeats, fold_day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)',
@@ -159,6 +173,32 @@ const dayMs = 86_400_000;
     if (done % 1_000_000 === 0 || done === rows) log(`  ${done.toLocaleString()} rows (${Math.round(done / ((performance.now() - t0) / 1000)).toLocaleString()} rows/s)`);
   }
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+{
+  const sizes = (db: ReturnType<typeof openSqlite>) =>
+    (db.prepare("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name HAVING bytes > 1e6 ORDER BY bytes DESC").all())
+      .map((r) => `${String(r['name'])} ${(Number(r['bytes']) / 1e6).toFixed(0)} MB`).join(', ');
+  const mb = (db: ReturnType<typeof openSqlite>) => (Number(db.prepare('SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()').get()?.['b']) / 1e6).toFixed(0);
+  let db = openSqlite(path, beforeFts, 'bench');
+  log(`before the keyword index: ${mb(db)} MB (${sizes(db)})`);
+  db.close();
+  let t = performance.now();
+  db = openSqlite(path, migrations, 'bench');
+  log(`migration (FTS table, triggers): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const backfill = ftsBackfill(db);
+  const total = backfill.pending();
+  let longest = 0;
+  t = performance.now();
+  for (let left = total; left > 0;) {
+    const b = performance.now();
+    left = backfill.step();
+    longest = Math.max(longest, performance.now() - b);
+  }
+  const s = (performance.now() - t) / 1000;
+  log(`back-fill: ${total.toLocaleString()} rows in ${s.toFixed(1)} s (${Math.round(total / s).toLocaleString()} rows/s), longest batch ${longest.toFixed(0)} ms`);
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  log(`with the keyword index: ${mb(db)} MB (${sizes(db)})`);
   db.close();
 }
 
@@ -188,6 +228,13 @@ const filters: Record<string, Filter> = {
   'module+keyword': () => ({ module: 'website', keyword: { text: pick(['phpmyadmin', '.env']), kinds: [] } }),
   'level+ip': () => ({ level: 'critical', ip: pick(heavyIps) }),
   'keyword rare': () => ({ keyword: { text: pick(['no-such-thing', 'zz-absent']), kinds: [] } }),
+  'keyword none zh': () => ({ keyword: { text: pick(['暴力破解尝试', '不存在的词']), kinds: [] } }),
+  'keyword few': () => ({ keyword: { text: pick(lightIps), kinds: [] } }),
+  'kw+common kind': () => ({ keyword: { text: 'zz-absent', kinds: ['cloud.ioc_match'] } }),
+  'module+kw few': () => ({ module: 'remote', keyword: { text: pick(lightIps), kinds: [] } }),
+  'level+kw rare': () => ({ level: 'critical', keyword: { text: 'no-such-thing', kinds: [] } }),
+  'module+kw clash': () => ({ module: 'website', keyword: { text: pick(['Failed password', 'invalid user']), kinds: [] } }),
+  'keyword short': () => ({ keyword: { text: pick(['zq', '暴力']), kinds: [] } }),
 };
 
 /** A cursor about 2000 rows deep (page 100 of 20) for the query, or undefined if it has fewer rows. */
@@ -219,6 +266,8 @@ function measure(next: () => EventQuery): number[] {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const all: number[] = [];
 const fast: number[] = [];
+const byKeyword: number[] = [];
+const byIndexable: number[] = [];
 log('queries: limit 20, up to 300 runs or 3 s per shape; deep = page 101 via `before`');
 for (const [periodName, from] of Object.entries(periods)) {
   for (const [filterName, filter] of Object.entries(filters)) {
@@ -227,7 +276,7 @@ for (const [periodName, from] of Object.entries(periods)) {
       if (deep) {
         // Cursors found beforehand (untimed), for a few variants of the filter.
         const queries: EventQuery[] = [];
-        for (let i = 0; i < 12 && !filterName.includes('rare'); i++) {
+        for (let i = 0; i < 12 && !/rare|none zh|short|few|clash/.test(filterName); i++) {
           const q: EventQuery = { from, ...filter(), limit: 20 };
           const before = deepCursor(q);
           if (before !== undefined) queries.push({ ...q, before });
@@ -243,7 +292,9 @@ for (const [periodName, from] of Object.entries(periods)) {
       }
       all.push(...times);
       if (!filterName.includes('rare')) fast.push(...times);
-      console.log(`${periodName.padEnd(6)} ${filterName.padEnd(15)} ${deep ? 'deep ' : 'first'}  n=${String(times.length).padStart(3)}  p50 ${percentile(times, 50).toFixed(2).padStart(8)} ms  p95 ${percentile(times, 95).toFixed(2).padStart(8)} ms`);
+      if (/kw|keyword/.test(filterName)) byKeyword.push(...times);
+      if (/kw|keyword/.test(filterName) && !filterName.includes('short')) byIndexable.push(...times);
+      console.log(`${periodName.padEnd(6)} ${filterName.padEnd(17)} ${deep ? 'deep ' : 'first'}  n=${String(times.length).padStart(3)}  p50 ${percentile(times, 50).toFixed(2).padStart(8)} ms  p95 ${percentile(times, 95).toFixed(2).padStart(8)} ms`);
     }
   }
 }
@@ -251,6 +302,10 @@ all.sort((a, b) => a - b);
 fast.sort((a, b) => a - b);
 log(`overall: ${all.length} queries, p50 ${percentile(all, 50).toFixed(2)} ms, p95 ${percentile(all, 95).toFixed(2)} ms`);
 log(`overall without the no-match keyword: p50 ${percentile(fast, 50).toFixed(2)} ms, p95 ${percentile(fast, 95).toFixed(2)} ms`);
+byKeyword.sort((a, b) => a - b);
+byIndexable.sort((a, b) => a - b);
+log(`keyword queries: ${byKeyword.length}, p50 ${percentile(byKeyword, 50).toFixed(2)} ms, p95 ${percentile(byKeyword, 95).toFixed(2)} ms, max ${byKeyword.at(-1)?.toFixed(2)} ms`);
+log(`keyword queries of 3+ characters (the index's): p95 ${percentile(byIndexable, 95).toFixed(2)} ms, max ${byIndexable.at(-1)?.toFixed(2)} ms`);
 
 {
   log(`ingest into the filled store: ${seconds / 2}s, full mode`);

@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AgentClient } from '@rampart/agent-client';
 import { roleCan, sections, type RoleId } from '@rampart/contracts';
+import { bigScreenCharts, measureBigScreen, outside, overlaps } from './big-screen-layout.ts';
 import { field, id, inEnglish, logIn } from './browser-session.ts';
 import { launchBrowser, newBrowserContext, startProduct, type RunningProduct } from './product.ts';
 
@@ -144,6 +145,55 @@ describe('Rampart in a real browser', () => {
     await page.waitForSelector(`${id('dynamic-latest-item')}:has-text("198.51.100.23")`, { timeout: 5_000 });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(Number((await page.textContent(id('dynamic-count-today')))?.replace(/\D/g, ''))).toBe(today + 1);
+  });
+
+  it('the big screen fits a 1920x1080 wall display with attacks stored: every panel in view, none overlapping, charts drawn, counters legible, both languages (issue 24)', async () => {
+    // Forty attacks from several countries, an internal address and several kinds, as the engines store them.
+    const sources = ['1.2.4.8', '8.8.8.8', '193.0.0.1', '202.12.27.33', '10.1.2.3', '177.8.9.10', '41.0.0.7', '2001:db8::7'];
+    const agent = new AgentClient(join(product.dataDir, 'run', 'agent.sock'));
+    await agent.call('events.append', {
+      events: Array.from({ length: 40 }, (_, i) => {
+        const firewall = i % 2 === 1;
+        const params: Record<string, string | number> = firewall ? { reason: 'port_scan', minutes: 10 } : { attack: i % 4 ? 'xss' : 'sqli', site: 'shop' };
+        return { kind: firewall ? 'firewall.blocked' : 'website.attack', module: firewall ? 'firewall' as const : 'website' as const, level: 'warning' as const, source: firewall ? 'firewall' : 'gateway', ip: sources[i % sources.length]!, params };
+      }),
+    });
+    agent.close();
+    const check = async (title: string) => {
+      await page.goto(`${product.base}/#/dynamic/style_1`);
+      await page.waitForSelector(id('dynamic-big-screen'));
+      for (const chart of bigScreenCharts) await page.waitForSelector(`${id(chart)} svg`, { timeout: 10_000 });
+      await page.waitForSelector(`${id('dynamic-connections')} .ant-table`, { timeout: 10_000 });
+      await expect.poll(() => page.locator(id('dynamic-latest-item')).count()).toBeGreaterThanOrEqual(30);
+      expect(await page.textContent(id('dynamic-big-screen'))).toContain(title);
+      const layout = await measureBigScreen(page);
+      expect(layout.viewport).toEqual({ width: 1920, height: 1080 });
+      expect(layout.page.width, 'page scrolls sideways').toBeLessThanOrEqual(1920);
+      expect(layout.page.height, 'page scrolls down').toBeLessThanOrEqual(1080);
+      expect(layout.screen.scrollHeight, 'the big screen scrolls down').toBeLessThanOrEqual(layout.screen.clientHeight);
+      expect(layout.screen.scrollWidth, 'the big screen scrolls sideways').toBeLessThanOrEqual(layout.screen.clientWidth);
+      expect(outside(layout.panels, layout.viewport)).toEqual([]);
+      expect(overlaps(layout.panels)).toEqual([]);
+      for (const chart of layout.charts) expect(chart.width * chart.height, chart.id).toBeGreaterThan(0);
+      expect(layout.counterFontPx).toBeGreaterThanOrEqual(14);
+      return layout;
+    };
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    try {
+      await check('态势感知（大屏）');
+      await page.goto(`${product.base}/#/dynamic/index`);
+      await page.waitForSelector(id('dynamic-page'));
+      await inEnglish(page, async () => {
+        await check('Situational awareness (large screen)');
+        // The header's language switch is on the console's pages, not on the big screen.
+        await page.goto(`${product.base}/#/dynamic/index`);
+        await page.waitForSelector(id('dynamic-page'));
+      });
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+      // The tests after this one start from a console page (the big screen has no header).
+      if (!(await page.$(id('lang-switch')))) await page.goto(`${product.base}/#/dynamic/index`);
+    }
   });
 
   it('shows a chat message as an info notification', async () => {

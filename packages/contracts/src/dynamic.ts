@@ -53,7 +53,7 @@ export function isInternalAddress(ip: string): boolean {
   return text === '::1' || /^f[cd][0-9a-f]{0,2}:/.test(text) || /^fe[89ab][0-9a-f]?:/.test(text);
 }
 
-/** An area as the dashboard shows it: an ISO country code, `internal`, or '' when unknown. */
+/** An area as the dashboard shows it: an ISO country code, a Chinese province (ISO 3166-2:CN, CN-GD), `internal`, or '' when unknown. */
 const areaSchema = z.string().max(16);
 const countSchema = z.number().int().nonnegative();
 

@@ -1,42 +1,17 @@
 import type { EventPage, EventQuery, EventRecord } from '@rampart/contracts';
 import type { Db } from '@rampart/sqlite';
 import { eventColumns, toEventRecord } from './event-rows.ts';
-import { addCond, addOlderThan, containsPattern, emptyWhere, likeSql, num, statementCache, whereSql, type Row, type Where } from './sql.ts';
+import { filterWhere, type EventFilter } from './event-filter.ts';
+import { ftsBackfill } from './fts.ts';
+import { keywordSearch } from './keyword-search.ts';
+import { addOlderThan, num, statementCache, whereSql, type Row, type Where } from './sql.ts';
 
-/** The filters of an event query without its paging. An empty `ip` means no IP filter. */
-export type EventFilter = Omit<EventQuery, 'before' | 'limit'>;
-
-const keywordColumns = ['account', 'ip', 'params', 'detail'] as const;
-
-function filterWhere(filter: EventFilter): Where {
-  const where = emptyWhere();
-  const add = (cond: string, ...args: Where['args']) => addCond(where, cond, ...args);
-  if (filter.from !== undefined) add('time >= ?', filter.from);
-  if (filter.to !== undefined) add('time < ?', filter.to);
-  if (filter.module !== undefined) add('module = ?', filter.module);
-  if (filter.level !== undefined) add('level = ?', filter.level);
-  if (filter.ip) add('ip = ?', filter.ip);
-  if (filter.keyword) {
-    const pattern = containsPattern(filter.keyword.text);
-    const any = keywordColumns.map(likeSql);
-    const args: Where['args'] = keywordColumns.map(() => pattern);
-    for (const text of filter.keyword.params ?? []) {
-      any.push(likeSql('params'));
-      args.push(containsPattern(text));
-    }
-    if (filter.keyword.kinds.length > 0) {
-      any.push('kind IN (SELECT value FROM json_each(?))');
-      args.push(JSON.stringify(filter.keyword.kinds));
-    }
-    add(`(${any.join(' OR ')})`, ...args);
-  }
-  return where;
-}
+export type { EventFilter } from './event-filter.ts';
 
 export interface EventReader {
   query(q: EventQuery): EventPage;
   get(id: number): EventRecord | null;
-  /** SQL and arguments `query` would run, for EXPLAIN QUERY PLAN. */
+  /** SQL and arguments `query` would run, for EXPLAIN QUERY PLAN; for a keyword, the plain scan's (keyword-search.ts may find the page faster, with the same rows). */
   querySql(q: EventQuery): { sql: string; args: Where['args'] } | null;
   /** Rows in [from, to) oldest first (time, then id), `size` at a time; no statement stays open between chunks. */
   chunks(from: number, to: number, filter: Omit<EventFilter, 'from' | 'to'>, size: number): Generator<EventRecord[]>;
@@ -46,6 +21,11 @@ export function eventReader(db: Db): EventReader {
   const prepared = statementCache(db);
   const byId = db.prepare(`SELECT ${eventColumns} FROM events WHERE id = ?`);
   const timeOf = db.prepare('SELECT time FROM events WHERE id = ?');
+  const backfill = ftsBackfill(db);
+  const keyword = keywordSearch(prepared, (id) => {
+    const row = timeOf.get(id);
+    return row ? num(row['time']) : null;
+  });
 
   function querySql(q: EventQuery): { sql: string; args: Where['args'] } | null {
     const where = filterWhere(q);
@@ -62,9 +42,16 @@ export function eventReader(db: Db): EventReader {
   return {
     querySql,
     query(q) {
-      const built = querySql(q);
-      if (!built) return { list: [], more: false };
-      const rows = prepared(built.sql).all(...built.args) as Row[];
+      let rows: Row[];
+      if (q.keyword) {
+        const found = keyword.run(q, backfill.pending() === 0);
+        if (!found) return { list: [], more: false };
+        rows = found.rows;
+      } else {
+        const built = querySql(q);
+        if (!built) return { list: [], more: false };
+        rows = prepared(built.sql).all(...built.args) as Row[];
+      }
       const more = rows.length > q.limit;
       return { list: rows.slice(0, q.limit).map(toEventRecord), more };
     },

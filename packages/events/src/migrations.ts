@@ -78,4 +78,35 @@ export const migrations: readonly string[] = [
   CREATE TABLE recent_attacks (id INTEGER PRIMARY KEY, time INTEGER NOT NULL, module TEXT NOT NULL, kind TEXT NOT NULL, ip TEXT NOT NULL, area TEXT NOT NULL) STRICT;
   INSERT INTO counters (name, value) VALUES ('attacks', 0);
   `,
+  // Rollup back-fill (rollup-backfill.ts): events stored before the rollups existed are counted in
+  // the background. Fixed here, before any live write, so no row is counted by both paths: rows with
+  // id <= until_id, and (when the rollups already held live counts, so the exact upgrade point is
+  // lost) older than their oldest hour. The repeats of foldable rows in that range are copied now:
+  // repeats folded into them later are counted live, and must not be counted again.
+  `
+  CREATE TABLE meta (name TEXT PRIMARY KEY, value ANY NOT NULL) STRICT;
+  INSERT INTO meta (name, value) SELECT 'rollup_backfill_until_id', coalesce(max(id), 0) FROM events;
+  INSERT INTO meta (name, value) SELECT 'rollup_backfill_before', coalesce(min(bucket), 9007199254740991) FROM rollup_hour;
+  INSERT INTO meta (name, value) VALUES ('rollup_backfill_cursor', 0);
+  CREATE TABLE rollup_backfill_repeats (id INTEGER PRIMARY KEY, repeats INTEGER NOT NULL) STRICT;
+  INSERT INTO rollup_backfill_repeats (id, repeats)
+    SELECT id, repeats FROM events WHERE fold_day IS NOT NULL AND time < (SELECT value FROM meta WHERE name = 'rollup_backfill_before');
+  `,
+  // The keyword search's full-text index (fts.ts): trigram FTS5 over the searched columns and the
+  // kind, rowids only (detail = none; columnsize = 0, as nothing is ranked), kept by triggers for
+  // rows above counters.fts_pending; older rows are indexed in the background.
+  `
+  CREATE VIRTUAL TABLE events_fts USING fts5(account, ip, params, detail, kind, content = 'events', content_rowid = 'id', tokenize = 'trigram case_sensitive 0', detail = none, columnsize = 0);
+  INSERT INTO counters (name, value) VALUES ('fts_pending', coalesce((SELECT max(id) FROM events), 0));
+  CREATE TRIGGER events_fts_insert AFTER INSERT ON events WHEN new.id > (SELECT value FROM counters WHERE name = 'fts_pending') BEGIN
+    INSERT INTO events_fts (rowid, account, ip, params, detail, kind) VALUES (new.id, new.account, new.ip, new.params, new.detail, new.kind);
+  END;
+  CREATE TRIGGER events_fts_delete AFTER DELETE ON events WHEN old.id > (SELECT value FROM counters WHERE name = 'fts_pending') BEGIN
+    INSERT INTO events_fts (events_fts, rowid, account, ip, params, detail, kind) VALUES ('delete', old.id, old.account, old.ip, old.params, old.detail, old.kind);
+  END;
+  CREATE TRIGGER events_fts_update AFTER UPDATE OF id, account, ip, params, detail, kind ON events WHEN old.id > (SELECT value FROM counters WHERE name = 'fts_pending') BEGIN
+    INSERT INTO events_fts (events_fts, rowid, account, ip, params, detail, kind) VALUES ('delete', old.id, old.account, old.ip, old.params, old.detail, old.kind);
+    INSERT INTO events_fts (rowid, account, ip, params, detail, kind) VALUES (new.id, new.account, new.ip, new.params, new.detail, new.kind);
+  END;
+  `,
 ];

@@ -11,6 +11,8 @@ export interface RollupEvent {
   kind: string;
   module: string;
   ip: string;
+  /** How many events this stands for (a folded row's 1 + repeats, in the back-fill); default 1. */
+  copies?: number;
 }
 
 export const minuteMs = 60_000;
@@ -39,6 +41,8 @@ export const defaultAreaOf: AreaOf = (ip) => (ip !== '' && isInternalAddress(ip)
 export interface Rollups {
   /** Counts a written batch; call inside the flush's transaction. */
   add(events: readonly RollupEvent[]): void;
+  /** Counts events stored before the rollups (the back-fill): as `add`, but old attacks stay out of the live list. */
+  addOld(events: readonly RollupEvent[]): void;
   /** Drops buckets that start before `time` (retention); call inside a transaction. */
   pruneBefore(time: number): void;
 }
@@ -90,50 +94,55 @@ export function openRollups(db: Db, counters: Counters, areaOf: AreaOf, now: () 
   function bump(cells: Map<string, Cell>, bucket: number, e: RollupEvent, a: string, attack: number): void {
     const key = `${bucket}\u0001${e.module}\u0001${e.kind}\u0001${a}`;
     const cell = cells.get(key);
-    if (cell) cell.count++;
-    else cells.set(key, { bucket, module: e.module, kind: e.kind, area: a, attack, count: 1 });
+    const n = e.copies ?? 1;
+    if (cell) cell.count += n;
+    else cells.set(key, { bucket, module: e.module, kind: e.kind, area: a, attack, count: n });
+  }
+
+  function count(events: readonly RollupEvent[], live: boolean): void {
+    const minute = new Map<string, Cell>();
+    const hour = new Map<string, Cell>();
+    const day = new Map<string, Cell>();
+    const ips = new Map<string, { bucket: number; ip: string; area: string; count: number }>();
+    const recent: { e: RollupEvent; area: string }[] = [];
+    let attacks = 0;
+    const t = now();
+    for (const e of events) {
+      if (eventKindDef(e.kind)?.category !== 'security') continue;
+      const a = area(e.ip);
+      const attack = isAttackKind(e.kind) ? 1 : 0;
+      const h = e.time - (e.time % hourMs);
+      // Late events (an import, a backlog) skip the minute table: only the live hour reads it.
+      if (e.time >= t - keepMinutesMs) bump(minute, e.time - (e.time % minuteMs), e, a, attack);
+      bump(hour, h, e, a, attack);
+      bump(day, dayStart(e.time), e, a, attack);
+      if (!attack) continue;
+      const n = e.copies ?? 1;
+      attacks += n;
+      if (live) recent.push({ e, area: a });
+      if (e.ip !== '') {
+        const key = `${h}\u0001${e.ip}`;
+        const cell = ips.get(key);
+        if (cell) cell.count += n;
+        else ips.set(key, { bucket: h, ip: e.ip, area: a, count: n });
+      }
+    }
+    for (const [cells, stmt] of [[minute, tables.minute], [hour, tables.hour], [day, tables.day]] as const) {
+      for (const c of cells.values()) stmt.run(c.bucket, c.module, c.kind, c.area, c.attack, c.count);
+    }
+    for (const c of ips.values()) upsertIp.run(c.bucket, c.ip, c.area, c.count);
+    for (const { e, area: a } of recent.slice(-recentAttacksKept)) insertRecent.run(e.time, e.module, e.kind, e.ip, a);
+    if (recent.length > 0) trimRecent.run();
+    counters.add('attacks', attacks);
+    if (t - minutesPrunedAt >= hourMs) {
+      minutesPrunedAt = t;
+      dropMinutes.run(t - keepMinutesMs);
+    }
   }
 
   return {
-    add(events) {
-      const minute = new Map<string, Cell>();
-      const hour = new Map<string, Cell>();
-      const day = new Map<string, Cell>();
-      const ips = new Map<string, { bucket: number; ip: string; area: string; count: number }>();
-      const recent: { e: RollupEvent; area: string }[] = [];
-      let attacks = 0;
-      const t = now();
-      for (const e of events) {
-        if (eventKindDef(e.kind)?.category !== 'security') continue;
-        const a = area(e.ip);
-        const attack = isAttackKind(e.kind) ? 1 : 0;
-        const h = e.time - (e.time % hourMs);
-        // Late events (an import, a backlog) skip the minute table: only the live hour reads it.
-        if (e.time >= t - keepMinutesMs) bump(minute, e.time - (e.time % minuteMs), e, a, attack);
-        bump(hour, h, e, a, attack);
-        bump(day, dayStart(e.time), e, a, attack);
-        if (!attack) continue;
-        attacks++;
-        recent.push({ e, area: a });
-        if (e.ip !== '') {
-          const key = `${h}\u0001${e.ip}`;
-          const cell = ips.get(key);
-          if (cell) cell.count++;
-          else ips.set(key, { bucket: h, ip: e.ip, area: a, count: 1 });
-        }
-      }
-      for (const [cells, stmt] of [[minute, tables.minute], [hour, tables.hour], [day, tables.day]] as const) {
-        for (const c of cells.values()) stmt.run(c.bucket, c.module, c.kind, c.area, c.attack, c.count);
-      }
-      for (const c of ips.values()) upsertIp.run(c.bucket, c.ip, c.area, c.count);
-      for (const { e, area: a } of recent.slice(-recentAttacksKept)) insertRecent.run(e.time, e.module, e.kind, e.ip, a);
-      if (recent.length > 0) trimRecent.run();
-      counters.add('attacks', attacks);
-      if (t - minutesPrunedAt >= hourMs) {
-        minutesPrunedAt = t;
-        dropMinutes.run(t - keepMinutesMs);
-      }
-    },
+    add: (events) => count(events, true),
+    addOld: (events) => count(events, false),
     pruneBefore(time) {
       counters.add('attacks', -Number(prunedAttacks.get(time)?.['n'] ?? 0));
       for (const stmt of prune) stmt.run(time);

@@ -9,7 +9,9 @@ import { eventWriter, type LogMode } from './event-writer.ts';
 import { migrations } from './migrations.ts';
 import { notices, type NoticeList } from './notices.ts';
 import { photos } from './photos.ts';
+import { ftsBackfill, startFtsBackfill } from './fts.ts';
 import { purgeBefore } from './purge.ts';
+import { rollupBackfill, type BackfillProgress } from './rollup-backfill.ts';
 import { rollupReader, type RollupReader } from './rollup-query.ts';
 import { defaultAreaOf, openRollups, type AreaOf } from './rollups.ts';
 
@@ -32,6 +34,12 @@ export interface EventStoreOptions {
   onError?: (err: unknown) => void;
   /** The area of an attacking address for the rollups (default: `internal` for private ranges, else unknown). */
   areaOf?: AreaOf;
+  /** Back-fill the rollups from events stored before them, one batch per turn of the event loop (default true; tests step it by hand). */
+  backfill?: boolean;
+  /** Rows per back-fill transaction (default 2000). */
+  backfillBatch?: number;
+  /** Index events stored before the keyword index existed in the background (default true; tests step it by hand). */
+  ftsBackfill?: boolean;
 }
 
 /** Filters for an export; the time range is given separately. */
@@ -70,6 +78,8 @@ export interface EventStore {
 
   /** The situational-awareness panels, read from the rollups kept as events are written. */
   readonly dynamic: RollupReader;
+  /** Counting events stored before the rollups existed: runs in the background unless `backfill: false`. */
+  readonly backfill: { step(): boolean; progress(): BackfillProgress };
 
   /** Flushes and closes the file. */
   close(): void;
@@ -120,6 +130,27 @@ export function openEventStore(path: string, options: EventStoreOptions = {}): E
   const noticeBox = notices(db, now, options.onNotice);
   const photoBox = photos(db, counters, now);
   const oldest = db.prepare('SELECT min(time) AS t FROM events');
+  const backfill = rollupBackfill(db, rollups, options.backfillBatch);
+  let stopBackfill: (() => void) | null = null;
+  // One batch per turn: calls to the agent and event flushes run between batches.
+  const backfillNext = (): void => {
+    stopBackfill = null;
+    try {
+      if (backfill.step()) return;
+      const next = setImmediate(backfillNext).unref();
+      stopBackfill = () => clearImmediate(next);
+    } catch (err) {
+      (options.onError ?? console.error)(err);
+      const retry = setTimeout(backfillNext, 1_000).unref();
+      stopBackfill = () => clearTimeout(retry);
+    }
+  };
+  if (options.backfill !== false && !backfill.progress().done) {
+    const first = setImmediate(backfillNext).unref();
+    stopBackfill = () => clearImmediate(first);
+  }
+  // The keyword index for events stored before it (fts.ts), likewise one batch per turn.
+  const ftsIndexing = options.ftsBackfill === false ? null : startFtsBackfill(ftsBackfill(db), options.onError ?? console.error);
 
   /** Reads see every event appended before them. */
   function flushed<T>(fn: () => T): T {
@@ -179,9 +210,13 @@ export function openEventStore(path: string, options: EventStoreOptions = {}): E
     photoCount: () => photoBox.count(),
 
     dynamic: flushedReader(rollupReader(db, counters), () => writer.flush()),
+    backfill,
 
     close() {
       writer.stop();
+      stopBackfill?.();
+      stopBackfill = null;
+      ftsIndexing?.stop();
       try {
         writer.flush();
       } finally {

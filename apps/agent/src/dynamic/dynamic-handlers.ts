@@ -5,12 +5,16 @@ import type { GeoIp } from '@rampart/geoip';
 import type { AgentHandlers } from '../protocol/dispatch.ts';
 import { readConnections } from './connections.ts';
 
-/** An address's area for the dashboard: `internal` for private ranges, else its country, '' unknown. */
+/**
+ * An address's area for the dashboard: `internal` for private ranges, else its Chinese province
+ * (CN-GD: the China map places it; the world map sums provinces into China), else its country, '' unknown.
+ */
 export function dashboardAreaOf(geo: GeoIp | null): (ip: string) => string {
   return (ip) => {
     if (isInternalAddress(ip)) return internalArea;
     try {
-      return geo?.lookup(ip).country ?? '';
+      const where = geo?.lookup(ip);
+      return where?.province ?? where?.country ?? '';
     } catch {
       // Geo data missing or unreadable: the address still counts, its area unknown.
       return '';

@@ -3,4 +3,5 @@ export const storageKeys = {
   token: 'rampart.token',
   language: 'rampart.lang',
   layout: 'rampart.layout',
+  dynamicMap: 'rampart.dynamic.map',
 } as const;

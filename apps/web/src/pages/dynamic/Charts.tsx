@@ -18,7 +18,7 @@ const worldMap = world as unknown as GeoJsonWorld;
 echarts.registerMap('world', worldMap as unknown as Parameters<typeof echarts.registerMap>[1]);
 const centers = countryCenters(worldMap);
 
-interface Palette {
+export interface Palette {
   text: string;
   line: string;
   area: string;
@@ -28,23 +28,29 @@ interface Palette {
 export const lightPalette: Palette = { text: '#555', line: '#1677ff', area: 'rgba(22,119,255,0.15)', land: '#e6ecf5', border: '#aab4c3' };
 export const darkPalette: Palette = { text: '#c9d6ea', line: '#36cfc9', area: 'rgba(54,207,201,0.2)', land: '#12335a', border: '#2b5d92' };
 
+/** A chart's height in pixels, or '100%': the height of the box it is put in (the big screen's cells). */
+export type ChartHeight = number | '100%';
+/** The height a chart draws at when its box has no layout (see Chart). */
+const noLayoutHeight = 360;
+
 /**
  * One chart. A container without a layout width (hidden, or a DOM without layout) would give the
- * map a zero-size view that ECharts cannot invert: such a container draws at a fixed width instead.
+ * map a zero-size view that ECharts cannot invert: such a container draws at a fixed size instead.
  */
-function Chart({ option, height, testId }: { option: object; height: number; testId: string }) {
+export function Chart({ option, height, testId }: { option: object; height: ChartHeight; testId: string }) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | null>(null);
   useLayoutEffect(() => setWidth(box.current?.clientWidth ? 0 : 600), []);
+  const fixed = width ? { width, height: typeof height === 'number' ? height : noLayoutHeight } : {};
   return (
-    <div data-testid={testId} ref={box}>
-      {width !== null && <ReactEChartsCore echarts={echarts} option={option} notMerge opts={{ renderer: 'svg', ...(width ? { width, height } : {}) }} style={{ height }} />}
+    <div data-testid={testId} ref={box} style={height === '100%' ? { height } : undefined}>
+      {width !== null && <ReactEChartsCore echarts={echarts} option={option} notMerge opts={{ renderer: 'svg', ...fixed }} style={{ height }} />}
     </div>
   );
 }
-const chart = (option: object, height: number, testId: string) => <Chart option={option} height={height} testId={testId} />;
+const chart = (option: object, height: ChartHeight, testId: string) => <Chart option={option} height={height} testId={testId} />;
 
-export function TrendChart({ trend, name, palette = lightPalette, height = 220 }: { trend: DynamicOverview['trend']; name: string; palette?: Palette; height?: number }) {
+export function TrendChart({ trend, name, palette = lightPalette, height = 220 }: { trend: DynamicOverview['trend']; name: string; palette?: Palette; height?: ChartHeight | undefined }) {
   return chart({
     tooltip: { trigger: 'axis' },
     grid: { left: 40, right: 16, top: 16, bottom: 28 },
@@ -54,7 +60,7 @@ export function TrendChart({ trend, name, palette = lightPalette, height = 220 }
   }, height, 'dynamic-trend-chart');
 }
 
-export function PerformanceChart({ series, labels, palette = lightPalette, height = 220 }: { series: PerformanceSeries | undefined; labels: { cpu: string; memory: string }; palette?: Palette; height?: number }) {
+export function PerformanceChart({ series, labels, palette = lightPalette, height = 220 }: { series: PerformanceSeries | undefined; labels: { cpu: string; memory: string }; palette?: Palette; height?: ChartHeight | undefined }) {
   const points = series?.points ?? [];
   return chart({
     tooltip: { trigger: 'axis' },
@@ -75,7 +81,7 @@ export function AttackMap({ areas, target, areaName, palette = lightPalette, hei
   target: string;
   areaName: (area: string) => string;
   palette?: Palette;
-  height?: number;
+  height?: ChartHeight | undefined;
 }) {
   const placed = areas.filter((a) => centers.has(a.area));
   const to = centers.get(target);

@@ -1,7 +1,8 @@
 import { FullscreenOutlined } from '@ant-design/icons';
-import { Alert, Button, Flex, Spin } from 'antd';
+import { Button, Flex, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { LoadError } from './LoadError.tsx';
 import { DynamicPanels } from './Panels.tsx';
 import { SettingsCard } from './SettingsCard.tsx';
 import { useDynamicData } from './useDynamicData.ts';
@@ -9,11 +10,12 @@ import { useDynamicData } from './useDynamicData.ts';
 /** Situational awareness (`/dynamic/index`): counts, trend, map, latest attacks, report, sources, events, connections, performance. */
 export function DynamicPage() {
   const { t } = useTranslation();
-  const { overview, connections, performance, settings } = useDynamicData();
-  if (overview.isError) return <Alert type="error" showIcon message={overview.error.message} />;
-  if (!overview.data) return <Spin />;
+  const { overview, connections, performance, settings, retry } = useDynamicData();
+  const failed = overview.isError ? <LoadError error={overview.error} retrying={overview.isFetching} onRetry={retry} /> : null;
+  if (!overview.data) return failed ?? <Spin />;
   return (
     <Flex vertical gap={12} data-testid="dynamic-page">
+      {failed}
       <Flex justify="flex-end">
         <Link to="/dynamic/style_1">
           <Button icon={<FullscreenOutlined />} data-testid="dynamic-big-screen-link">{t('dynamic.big_screen')}</Button>

@@ -5,8 +5,9 @@ import { get, post } from '../../api/http.ts';
 
 export const dynamicKey = ['dynamic'] as const;
 
-export const fetchOverview = () => get<DynamicOverview>('/dynamic/overview');
-export const fetchConnections = () => get<DynamicConnections>('/dynamic/connections');
-export const fetchPerformance = () => get<PerformanceSeries>('/dynamic/performance');
-export const fetchSettings = () => get<DynamicSettings>('/dynamic/settings');
+// Polled: quiet, so a console or agent outage is one message on the page (LoadError), not a modal per poll.
+export const fetchOverview = () => get<DynamicOverview>('/dynamic/overview', { quiet: true });
+export const fetchConnections = () => get<DynamicConnections>('/dynamic/connections', { quiet: true });
+export const fetchPerformance = () => get<PerformanceSeries>('/dynamic/performance', { quiet: true });
+export const fetchSettings = () => get<DynamicSettings>('/dynamic/settings', { quiet: true });
 export const saveSettings = (settings: DynamicSettings) => post<DynamicSettings>('/dynamic/settings', { settings });

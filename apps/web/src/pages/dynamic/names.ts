@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { eventModuleNames, internalArea } from '@rampart/contracts';
+import { areaName, eventModuleNames, internalArea, isChinaProvinceCode } from '@rampart/contracts';
 
 /** Words for areas, modules and kinds in the reader's language. */
 export function useDynamicNames() {
@@ -14,6 +14,8 @@ export function useDynamicNames() {
   const area = (code: string): string => {
     if (code === internalArea) return t('dynamic.internal');
     if (code === '') return t('dynamic.unknown');
+    // Chinese addresses carry their province (CN-GD): Intl knows countries only.
+    if (isChinaProvinceCode(code)) return areaName(code, lang);
     try {
       return regions?.of(code) ?? code;
     } catch {

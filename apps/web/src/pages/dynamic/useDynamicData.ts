@@ -5,6 +5,9 @@ import { dynamicKey, fetchConnections, fetchOverview, fetchPerformance, fetchSet
 
 /** Figures refresh every 30 s; attacks arrive at once over the websocket's `attack` topic. */
 export const refreshMs = 30_000;
+/** After a failed call (agent or console down) the page asks again sooner, so it recovers soon after the cause goes. */
+export const errorRetryMs = 5_000;
+const pollMs = (query: { state: { status: string } }) => (query.state.status === 'error' ? errorRetryMs : refreshMs);
 const latestShown = 30;
 
 /** A pushed attack folded into the figures the page holds: the list, today's and the total count. */
@@ -38,13 +41,15 @@ function beep(): void {
 
 export function useDynamicData() {
   const queryClient = useQueryClient();
-  const overview = useQuery({ queryKey: [...dynamicKey, 'overview'], queryFn: fetchOverview, refetchInterval: refreshMs });
-  const connections = useQuery({ queryKey: [...dynamicKey, 'connections'], queryFn: fetchConnections, refetchInterval: refreshMs });
-  const performance = useQuery({ queryKey: [...dynamicKey, 'performance'], queryFn: fetchPerformance, refetchInterval: refreshMs });
-  const settings = useQuery({ queryKey: [...dynamicKey, 'settings'], queryFn: fetchSettings });
+  const overview = useQuery({ queryKey: [...dynamicKey, 'overview'], queryFn: fetchOverview, refetchInterval: pollMs });
+  const connections = useQuery({ queryKey: [...dynamicKey, 'connections'], queryFn: fetchConnections, refetchInterval: pollMs });
+  const performance = useQuery({ queryKey: [...dynamicKey, 'performance'], queryFn: fetchPerformance, refetchInterval: pollMs });
+  const settings = useQuery({ queryKey: [...dynamicKey, 'settings'], queryFn: fetchSettings, refetchInterval: (query) => (query.state.status === 'error' ? errorRetryMs : false) });
   useTopic('attack', ({ list }) => {
     queryClient.setQueryData<DynamicOverview>([...dynamicKey, 'overview'], (old) => (old ? withPushed(old, list) : old));
     if (settings.data?.sound) beep();
   });
-  return { overview, connections, performance, settings };
+  /** Asks for every figure now (the retry button), besides the polling. */
+  const retry = () => void queryClient.refetchQueries({ queryKey: dynamicKey, type: 'active' });
+  return { overview, connections, performance, settings, retry };
 }
