@@ -72,6 +72,11 @@ export async function startI18n(lang: Language = getStoredLanguage()) {
  */
 export function changeLanguage(lang: Language): void {
   const needPages = pageTextsWanted || hasPageTexts(i18next.language as Language);
+  if (i18next.hasResourceBundle(lang, 'translation') && (!needPages || hasPageTexts(lang))) {
+    // Everything is here: switch now, in the same turn (the response that asked for it is handled after).
+    void i18next.changeLanguage(lang);
+    return;
+  }
   const core = i18next.hasResourceBundle(lang, 'translation')
     ? Promise.resolve()
     : coreCatalogues[lang]().then((texts) => { i18next.addResourceBundle(lang, 'translation', texts, true, false); });
